@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel command line: whitespace-separated `key=value` words (or a bare
+ * `key` for flags), parsed against a table of options into a config struct.
+ * Portable: no hardware access, tested on the host.
+ *
+ * Bad input never stops the boot. Each problem becomes one diagnostic that
+ * names the offending word and says what was done instead, e.g.
+ *   cmdline: unknown key 'nosuchkey' in 'nosuchkey=1': ignored
+ *   cmdline: 'exit=foo': expected halt|reboot: using default 'halt'
+ *   cmdline: word 3 has a non-printable byte 0x01 ('ab\x01'): ignored
+ * Diagnostics are plain printable ASCII (bytes outside 0x20..0x7e are shown
+ * as \xNN) so that they can be printed and put into JSON as they are.
+ *
+ * A first word that starts with '/' or '(' is the image path that QEMU and
+ * some loaders put in front of the arguments; it is skipped silently.
+ */
+#ifndef KERNEL_CMDLINE_H
+#define KERNEL_CMDLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CMDLINE_WORD_MAX 256 /* longer words are rejected as a whole */
+#define CMDLINE_DIAG_LEN 160
+#define CMDLINE_DIAG_MAX 16
+
+enum opt_kind {
+	OPT_FLAG,   /* bare `key` (or key=1/0/yes/no/on/off): bool */
+	OPT_UINT,   /* decimal or 0x hex, within [min, max]: uint64_t */
+	OPT_CHOICE, /* one of choices[], stored as its index: int */
+	OPT_STRING, /* copied into a char[size] */
+	OPT_CUSTOM, /* parse() decides */
+};
+
+struct cmdline_opt {
+	const char *key;
+	enum opt_kind kind;
+	const char *def;  /* default, as it would be written on the line */
+	const char *help; /* one line for `help` */
+	size_t offset;    /* of the field in the config struct */
+	uint64_t min, max;           /* OPT_UINT */
+	const char *const *choices;  /* OPT_CHOICE, NULL-terminated */
+	size_t size;                 /* OPT_STRING: field size incl. NUL */
+	/*
+	 * OPT_CUSTOM: parse the NUL-terminated value into dst; on error
+	 * return false and put a short reason (e.g. "expected com1..com4 or
+	 * 0xPORT[,baud]") into why.
+	 */
+	bool (*parse)(const char *val, void *dst, char *why, size_t whylen);
+};
+
+struct cmdline_diags {
+	size_t count;   /* how many were stored */
+	size_t dropped; /* how many more there were */
+	char msg[CMDLINE_DIAG_MAX][CMDLINE_DIAG_LEN];
+};
+
+/* Sets every field to its option's default (defaults must parse). */
+void cmdline_defaults(const struct cmdline_opt *opts, size_t nopts, void *cfg);
+
+/*
+ * Applies the words of `line` to cfg in order (a later word wins). Fields of
+ * rejected words keep what they had. Returns the number of diagnostics.
+ */
+size_t cmdline_parse(const char *line, const struct cmdline_opt *opts,
+		     size_t nopts, void *cfg, struct cmdline_diags *diags);
+
+/* Finds an option by key; NULL if there is none. */
+const struct cmdline_opt *cmdline_find(const struct cmdline_opt *opts,
+				       size_t nopts, const char *key,
+				       size_t keylen);
+
+#endif

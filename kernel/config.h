@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The harness's settings: the kernel command line's keys, their defaults and
+ * meanings (config.c holds the table that `help` prints and the README
+ * documents). Portable.
+ */
+#ifndef KERNEL_CONFIG_H
+#define KERNEL_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "cmdline.h"
+
+enum exit_mode { EXIT_HALT, EXIT_REBOOT };
+enum selftest_inject { INJECT_NONE, INJECT_FAULT, INJECT_FAIL };
+
+struct console_cfg {
+	uint16_t port; /* I/O port of the 16550 */
+	uint32_t baud;
+};
+
+struct config {
+	struct console_cfg console; /* console=com1..com4|0xPORT[,baud] */
+	int exit_mode;              /* exit=halt|reboot (enum exit_mode) */
+	char bench[128];            /* bench=all|none|name,name,... */
+	int inject;                 /* selftest=none|fault|fail */
+	bool help;                  /* help: print the keys and defaults */
+	uint64_t cpus;              /* cpus=N: bring up N CPUs, 0 = all */
+	uint64_t seed;              /* seed=N: for randomised orders */
+};
+
+extern const struct cmdline_opt config_opts[];
+extern const size_t config_nopts;
+
+/* Parses console=... values: "com1".."com4", "0x2f8", "0x2f8,9600". */
+bool config_parse_console(const char *val, void *dst, char *why,
+			  size_t whylen);
+
+#endif

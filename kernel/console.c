@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/*
+ * 16550 UART driver, polled. Registers (PC16550D datasheet, table II):
+ * +0 THR/DLL, +1 IER/DLM, +2 FCR, +3 LCR (bit 7 DLAB), +4 MCR, +5 LSR
+ * (bit 5 THR empty), +7 scratch.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include "console.h"
+#include "printf.h"
+#include "spinlock.h"
+#include "x86.h"
+
+#define UART_CLOCK_DIV_BASE 115200
+#define REG_THR 0
+#define REG_IER 1
+#define REG_FCR 2
+#define REG_LCR 3
+#define REG_MCR 4
+#define REG_LSR 5
+#define REG_SCR 7
+#define LCR_8N1 0x03
+#define LCR_DLAB 0x80
+#define LSR_THRE 0x20
+#define MCR_DTR_RTS_OUT2 0x0b
+#define MCR_LOOPBACK 0x10
+#define COM1_PORT 0x3f8
+/* PAUSEs to wait for THR empty: ~1 ms, far more than one byte at 9600. */
+#define TX_SPIN_LIMIT 200000
+/* Give up on a UART that keeps timing out rather than slow every print. */
+#define TX_TIMEOUTS_FATAL 8
+
+static struct {
+	uint16_t port; /* 0: no UART, output discarded */
+	uint32_t baud;
+	unsigned timeouts;
+	bool panic;
+	char why[96];
+	struct spinlock lock;
+} con;
+
+/* A UART is there if its scratch register holds a value and loopback works. */
+static bool uart_present(uint16_t port)
+{
+	uint8_t ok;
+
+	outb(port + REG_SCR, 0x5a);
+	if (inb(port + REG_SCR) != 0x5a)
+		return false;
+	outb(port + REG_MCR, MCR_LOOPBACK);
+	outb(port + REG_THR, 0xae);
+	/* The byte comes back on RBR; a few reads give it time. */
+	for (int i = 0; i < 1000 && !(inb(port + REG_LSR) & 1); i++)
+		cpu_relax();
+	ok = inb(port + REG_THR) == 0xae;
+	outb(port + REG_MCR, MCR_DTR_RTS_OUT2);
+	return ok;
+}
+
+static void uart_setup(uint16_t port, uint32_t baud)
+{
+	uint16_t div = (uint16_t)(UART_CLOCK_DIV_BASE / baud);
+
+	outb(port + REG_IER, 0x00); /* polled: no UART interrupts */
+	outb(port + REG_LCR, LCR_DLAB);
+	outb(port + REG_THR, div & 0xff);
+	outb(port + REG_IER, div >> 8);
+	outb(port + REG_LCR, LCR_8N1);
+	outb(port + REG_FCR, 0x07); /* enable and clear the FIFOs */
+	outb(port + REG_MCR, MCR_DTR_RTS_OUT2);
+}
+
+bool console_init(const struct console_cfg *cfg)
+{
+	con.why[0] = '\0';
+	if (uart_present(cfg->port)) {
+		con.port = cfg->port;
+		con.baud = cfg->baud;
+	} else if (cfg->port != COM1_PORT && uart_present(COM1_PORT)) {
+		con.port = COM1_PORT;
+		con.baud = UART_CLOCK_DIV_BASE;
+		ksnprintf(con.why, sizeof(con.why),
+			  "no UART at port 0x%x; using COM1 (0x3f8) at 115200",
+			  cfg->port);
+	} else {
+		con.port = 0;
+		return false;
+	}
+	uart_setup(con.port, con.baud);
+	return con.why[0] == '\0';
+}
+
+const char *console_describe(void)
+{
+	return con.why;
+}
+
+static void uart_putc(char c)
+{
+	int spins = 0;
+
+	if (!con.port)
+		return;
+	while (!(inb(con.port + REG_LSR) & LSR_THRE)) {
+		if (++spins > TX_SPIN_LIMIT) {
+			if (++con.timeouts >= TX_TIMEOUTS_FATAL)
+				con.port = 0;
+			return;
+		}
+		cpu_relax();
+	}
+	outb(con.port + REG_THR, (uint8_t)c);
+}
+
+void console_write_locked(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n')
+			uart_putc('\r');
+		uart_putc(s[i]);
+	}
+}
+
+void console_lock(void)
+{
+	if (!con.panic)
+		spin_lock(&con.lock);
+}
+
+void console_unlock(void)
+{
+	if (!con.panic)
+		spin_unlock(&con.lock);
+}
+
+void console_enter_panic(void)
+{
+	con.panic = true;
+}
+
+void console_write(const char *s, size_t n)
+{
+	console_lock();
+	console_write_locked(s, n);
+	console_unlock();
+}
+
+static void sink(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	console_write_locked(s, n);
+}
+
+void kprintf_locked(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kvformat(sink, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void kprintf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	console_lock();
+	kvformat(sink, NULL, fmt, ap);
+	console_unlock();
+	va_end(ap);
+}

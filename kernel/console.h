@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The serial console (16550 UART): the only output channel the harness has
+ * on a real server, often read through a BMC's serial-over-LAN.
+ */
+#ifndef KERNEL_CONSOLE_H
+#define KERNEL_CONSOLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "config.h"
+
+/*
+ * Programs the UART cfg names (8N1 at cfg->baud). If there is none at that
+ * port, falls back to COM1; if COM1 is absent too, output is discarded
+ * (the run still goes on and ends normally). Returns false if it fell back
+ * or found nothing; console_describe() then says what happened.
+ */
+bool console_init(const struct console_cfg *cfg);
+const char *console_describe(void);
+
+/* Writes n bytes, turning "\n" into "\r\n". Takes the console lock. */
+void console_write(const char *s, size_t n);
+void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Hold the console across several lines so they stay together. */
+void console_lock(void);
+void console_unlock(void);
+/* Write/print while already holding the lock. */
+void console_write_locked(const char *s, size_t n);
+void kprintf_locked(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * After a fault: stop waiting for the lock (its holder may be the CPU that
+ * faulted) so that the fault report always gets out.
+ */
+void console_enter_panic(void);
+
+#endif

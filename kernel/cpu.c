@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+#include "cpu.h"
+#include "string.h"
+#include "x86.h"
+
+struct cpu_info cpu_info;
+
+static void copy_regs(char *dst, const uint32_t *regs, int n)
+{
+	memcpy(dst, regs, (size_t)n * 4);
+	dst[n * 4] = '\0';
+}
+
+/* Family/model/stepping as the AMD and Intel manuals define them. */
+static void identify_version(struct cpu_info *c)
+{
+	uint32_t eax = cpuid(1).eax;
+	unsigned base_family = (eax >> 8) & 0xf;
+	unsigned model = (eax >> 4) & 0xf;
+
+	c->stepping = eax & 0xf;
+	c->family = base_family;
+	if (base_family == 0xf)
+		c->family += (eax >> 20) & 0xff;
+	if (base_family == 0xf || base_family == 0x6)
+		model |= ((eax >> 16) & 0xf) << 4;
+	c->model = model;
+}
+
+static void identify_brand(struct cpu_info *c)
+{
+	char *p;
+
+	c->brand[0] = '\0';
+	if (c->max_ext_leaf < 0x80000004)
+		return;
+	for (uint32_t i = 0; i < 3; i++) {
+		struct cpuid_regs r = cpuid(0x80000002 + i);
+		uint32_t w[4] = { r.eax, r.ebx, r.ecx, r.edx };
+
+		copy_regs(c->brand + i * 16, w, 4);
+	}
+	/* Brand strings are often padded with leading spaces. */
+	for (p = c->brand; *p == ' '; p++)
+		;
+	memmove(c->brand, p, strlen(p) + 1);
+}
+
+static void identify_hypervisor(struct cpu_info *c)
+{
+	struct cpuid_regs r;
+	uint32_t w[3];
+
+	c->hv_sig[0] = '\0';
+	if (!c->hypervisor)
+		return;
+	r = cpuid(0x40000000);
+	w[0] = r.ebx, w[1] = r.ecx, w[2] = r.edx;
+	copy_regs(c->hv_sig, w, 3);
+	c->hv_max_leaf = r.eax;
+}
+
+static void identify_features(struct cpu_info *c)
+{
+	struct cpuid_regs r1 = cpuid(1);
+
+	c->hypervisor = r1.ecx & CPUID1_ECX_HYPERVISOR;
+	c->x2apic = r1.ecx & CPUID1_ECX_X2APIC;
+	c->pcid = r1.ecx & CPUID1_ECX_PCID;
+	if (c->max_leaf >= 7)
+		c->invpcid = cpuid_count(7, 0).ebx & CPUID7_EBX_INVPCID;
+	if (c->max_ext_leaf >= 0x80000001) {
+		uint32_t edx = cpuid(0x80000001).edx;
+
+		c->pdpe1gb = edx & CPUID80000001_EDX_PDPE1GB;
+		c->nx = edx & CPUID80000001_EDX_NX;
+	}
+	if (c->max_ext_leaf >= 0x80000007)
+		c->invariant_tsc = cpuid(0x80000007).edx &
+				   CPUID80000007_EDX_INVTSC;
+	if (c->max_ext_leaf >= 0x80000008) {
+		struct cpuid_regs r = cpuid(0x80000008);
+
+		c->invlpgb_cpuid = r.ebx & CPUID80000008_EBX_INVLPGB;
+		c->invlpgb_max_pages = c->invlpgb_cpuid ?
+					       (r.edx & 0xffff) + 1 : 0;
+	}
+	c->invlpgb = c->invlpgb_cpuid && !c->hypervisor;
+}
+
+void cpu_identify(void)
+{
+	struct cpu_info *c = &cpu_info;
+	struct cpuid_regs r = cpuid(0);
+	uint32_t w[3] = { r.ebx, r.edx, r.ecx };
+
+	c->max_leaf = r.eax;
+	copy_regs(c->vendor, w, 3);
+	c->amd = !strcmp(c->vendor, "AuthenticAMD") ||
+		 !strcmp(c->vendor, "HygonGenuine");
+	c->max_ext_leaf = cpuid(0x80000000).eax;
+	identify_version(c);
+	identify_features(c);
+	identify_brand(c);
+	identify_hypervisor(c);
+}

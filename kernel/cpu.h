@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* What this CPU is and can do, from CPUID, read once at boot. */
+#ifndef KERNEL_CPU_H
+#define KERNEL_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct cpu_info {
+	char vendor[13];
+	char brand[49];
+	unsigned family, model, stepping;
+	bool amd;
+	bool hypervisor;     /* CPUID.1:ECX[31] */
+	char hv_sig[13];     /* CPUID 0x40000000 signature, "" if none */
+	uint32_t hv_max_leaf;
+	uint32_t max_leaf, max_ext_leaf;
+
+	bool x2apic, pcid, invpcid, pdpe1gb, nx, invariant_tsc;
+	/*
+	 * invlpgb_cpuid: what CPUID says. invlpgb: whether the harness may use
+	 * it, i.e. CPUID says so and no hypervisor is present (a guest's
+	 * INVLPGB would not reach its sibling vCPUs; DESIGN.md).
+	 */
+	bool invlpgb_cpuid, invlpgb;
+	unsigned invlpgb_max_pages; /* Fn8000_0008 EDX[15:0] + 1 */
+};
+
+extern struct cpu_info cpu_info;
+
+void cpu_identify(void);
+
+/*
+ * Dense index of the running CPU. Always 0 until smp/ gives each CPU its
+ * own GS area.
+ */
+static inline unsigned this_cpu(void)
+{
+	return 0;
+}
+
+#endif

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KERNEL_ENV_H
+#define KERNEL_ENV_H
+
+/* Prints the env record (PROTOCOL.md): the first record of every run. */
+void env_report(const char *cmdline);
+
+#endif

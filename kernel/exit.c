@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#include "boot/boot.h"
+#include "console.h"
+#include "exit.h"
+#include "x86.h"
+
+/* PCI reset control register (Intel PCH / AMD FCH): 0x02 then 0x06 = hard. */
+#define RESET_CONTROL_PORT 0xcf9
+#define KBC_COMMAND_PORT 0x64
+#define KBC_PULSE_RESET 0xfe
+
+static enum exit_mode exit_mode = EXIT_HALT;
+
+void exit_init(enum exit_mode mode)
+{
+	exit_mode = mode;
+}
+
+static void delay_spins(unsigned n)
+{
+	while (n--)
+		cpu_relax();
+}
+
+/*
+ * The ACPI FADT reset register is the preferred way (TODO(smp/acpi): use it
+ * once the FADT is parsed); port 0xCF9 works on every PC chipset of the
+ * last two decades, the keyboard controller pulse on the older ones.
+ */
+static void reboot(void)
+{
+	outb(RESET_CONTROL_PORT, 0x02);
+	delay_spins(100000);
+	outb(RESET_CONTROL_PORT, 0x06);
+	delay_spins(10000000);
+	outb(KBC_COMMAND_PORT, KBC_PULSE_RESET);
+	delay_spins(10000000);
+}
+
+void run_exit_raw(int status)
+{
+	irq_disable();
+	/*
+	 * Only under a hypervisor: on real hardware port 0xf4 may belong to
+	 * something, and nothing may rely on QEMU-only devices there.
+	 */
+	if (cpuid(1).ecx & CPUID1_ECX_HYPERVISOR)
+		outl(QEMU_EXIT_PORT, (uint32_t)status);
+	if (exit_mode == EXIT_REBOOT)
+		reboot();
+	halt_forever();
+}
+
+void run_exit(int status)
+{
+	kprintf("EXIT: STATUS=%d\n", status);
+	run_exit_raw(status);
+}

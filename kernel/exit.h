@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* Ending a run (PROTOCOL.md "Ending a run"). */
+#ifndef KERNEL_EXIT_H
+#define KERNEL_EXIT_H
+
+#include "config.h"
+
+void exit_init(enum exit_mode mode);
+
+/*
+ * Prints "EXIT: STATUS=<status>", then ends the run: under a hypervisor it
+ * writes the status to QEMU's isa-debug-exit port (harmless where that
+ * device is absent); then halts, or resets the machine with exit=reboot.
+ */
+__attribute__((noreturn)) void run_exit(int status);
+
+/* The same without printing anything (the caller already has). */
+__attribute__((noreturn)) void run_exit_raw(int status);
+
+#endif

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/*
+ * shootdown: from the loader's hand-off to the last line of output. Each
+ * step depends on the ones above it; read this file as the checklist of
+ * what the harness does.
+ */
+#include <stdint.h>
+#include "bootinfo.h"
+#include "console.h"
+#include "cpu.h"
+#include "env.h"
+#include "exit.h"
+#include "report.h"
+#include "selftest.h"
+#include "string.h"
+#include "trap.h"
+#include "tsc.h"
+#include "version.h"
+
+static struct config cfg;
+static struct cmdline_diags cmdline_diags;
+
+static void report_to_console(const char *head, const char *body, size_t n)
+{
+	console_lock();
+	console_write_locked(head, strlen(head));
+	console_write_locked(body, n);
+	console_write_locked("\n", 1);
+	console_unlock();
+}
+
+static void config_load(const char *line)
+{
+	cmdline_defaults(config_opts, config_nopts, &cfg);
+	cmdline_parse(line, config_opts, config_nopts, &cfg, &cmdline_diags);
+}
+
+static void config_report(void)
+{
+	for (size_t i = 0; i < cmdline_diags.count; i++)
+		report_info("%s", cmdline_diags.msg[i]);
+	if (cmdline_diags.dropped)
+		report_info("cmdline: %zu more problems not shown",
+			    cmdline_diags.dropped);
+	if (console_describe()[0])
+		report_info("console: %s", console_describe());
+}
+
+/* `help`: every key with its default and meaning. */
+static void config_print_help(void)
+{
+	kprintf("Kernel command line keys (key=value, separated by spaces):\n");
+	for (size_t i = 0; i < config_nopts; i++)
+		kprintf("  %-10s default %-8s %s\n", config_opts[i].key,
+			config_opts[i].def, config_opts[i].help);
+}
+
+void kernel_main(uint32_t magic, uint32_t info_addr)
+{
+	static const struct console_cfg com1 = { 0x3f8, 115200 };
+
+	cpu_identify();              /* CPUID: vendor, model, features */
+	console_init(&com1);         /* COM1 until the command line is read */
+	report_init(report_to_console); /* verdicts and records to it */
+	traps_init_cpu(0);           /* GDT, TSS, IDT: faults get reported */
+	kprintf("\nshootdown %s: TLB invalidation cost harness\n",
+		BUILD_VERSION);
+	bootinfo_parse(magic, info_addr); /* copy the loader's information */
+	config_load(boot_info.cmdline); /* key=value words into cfg */
+	console_init(&cfg.console);  /* the console the user asked for */
+	exit_init(cfg.exit_mode);    /* halt or reboot at the end */
+	tsc_calibrate();             /* the clock every timing uses */
+	env_report(boot_info.cmdline); /* first record: what ran where */
+	config_report();             /* what was wrong with the cmdline */
+	bootinfo_report();           /* what the loader gave us */
+	if (cfg.help)
+		config_print_help();
+	selftest_run(&cfg);          /* the harness checks itself */
+	report_info("bench: this build has no experiments yet (bench=%s)",
+		    cfg.bench);
+	run_exit(report_summary());  /* SUMMARY, EXIT: STATUS=n, stop */
+}

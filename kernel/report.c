@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+/* Verdict lines, counters and JSON records (see report.h). */
+#include <stdarg.h>
+#include "printf.h"
+#include "report.h"
+
+static struct {
+	report_writer write;
+	const char *prefix[REPORT_PREFIX_MAX];
+	int depth;
+	unsigned passed, failed, skipped;
+	unsigned seq;
+} rep;
+
+void report_init(report_writer w)
+{
+	rep.write = w;
+}
+
+void report_prefix_push(const char *prefix)
+{
+	if (rep.depth < REPORT_PREFIX_MAX)
+		rep.prefix[rep.depth] = prefix;
+	rep.depth++;
+}
+
+void report_prefix_pop(void)
+{
+	if (rep.depth > 0)
+		rep.depth--;
+}
+
+struct line {
+	char buf[REPORT_LINE_MAX];
+	size_t len;
+};
+
+static void line_add(struct line *l, const char *fmt, va_list ap)
+{
+	size_t room = sizeof(l->buf) - l->len;
+	int n = kvsnprintf(l->buf + l->len, room, fmt, ap);
+
+	l->len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+static void line_addf(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	line_add(l, fmt, ap);
+	va_end(ap);
+}
+
+/* "KIND: prefix: prefix: " */
+static void line_start(struct line *l, const char *kind)
+{
+	int depth = rep.depth < REPORT_PREFIX_MAX ? rep.depth :
+						    REPORT_PREFIX_MAX;
+
+	l->len = 0;
+	line_addf(l, "%s: ", kind);
+	for (int i = 0; i < depth; i++)
+		line_addf(l, "%s: ", rep.prefix[i]);
+}
+
+/* Ends the line; an over-long one is cut and marked, never split. */
+static void line_emit(struct line *l)
+{
+	if (l->len >= sizeof(l->buf) - 1)
+		l->len = sizeof(l->buf) - 5, line_addf(l, "...");
+	if (rep.write)
+		rep.write("", l->buf, l->len);
+}
+
+static void verdict(const char *kind, unsigned *counter, const char *name,
+		    const char *why_fmt, va_list ap)
+{
+	struct line l;
+
+	line_start(&l, kind);
+	line_addf(&l, "%s", name);
+	if (why_fmt) {
+		line_addf(&l, ": ");
+		line_add(&l, why_fmt, ap);
+	}
+	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+	line_emit(&l);
+}
+
+void report_pass(const char *name_fmt, ...)
+{
+	struct line l;
+	va_list ap;
+
+	line_start(&l, "PASS");
+	va_start(ap, name_fmt);
+	line_add(&l, name_fmt, ap);
+	va_end(ap);
+	__atomic_fetch_add(&rep.passed, 1, __ATOMIC_RELAXED);
+	line_emit(&l);
+}
+
+void report_fail(const char *name, const char *why_fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, why_fmt);
+	verdict("FAIL", &rep.failed, name, why_fmt, ap);
+	va_end(ap);
+}
+
+void report_skip(const char *name, const char *why_fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, why_fmt);
+	verdict("SKIP", &rep.skipped, name, why_fmt, ap);
+	va_end(ap);
+}
+
+void report_info(const char *fmt, ...)
+{
+	struct line l;
+	va_list ap;
+
+	line_start(&l, "INFO");
+	va_start(ap, fmt);
+	line_add(&l, fmt, ap);
+	va_end(ap);
+	line_emit(&l);
+}
+
+bool report_check(bool ok, const char *name, const char *why_fmt, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		report_pass("%s", name);
+		return true;
+	}
+	va_start(ap, why_fmt);
+	verdict("FAIL", &rep.failed, name, why_fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+struct report_counts report_get_counts(void)
+{
+	return (struct report_counts){
+		.passed = rep.passed,
+		.failed = rep.failed,
+		.skipped = rep.skipped,
+		.records = rep.seq,
+	};
+}
+
+int report_status(void)
+{
+	if (rep.failed)
+		return STATUS_FAIL;
+	if (rep.skipped && !rep.passed)
+		return STATUS_ALL_SKIPPED;
+	return STATUS_PASS;
+}
+
+void record_begin(struct record *r, char *buf, size_t cap, const char *type)
+{
+	r->seq = __atomic_fetch_add(&rep.seq, 1, __ATOMIC_RELAXED);
+	json_init(&r->j, buf, cap);
+	json_begin_object(&r->j, NULL);
+	json_str(&r->j, "type", type);
+	json_u64(&r->j, "seq", r->seq);
+}
+
+void record_end(struct record *r)
+{
+	char small[128];
+	const char *text;
+	size_t n = 0;
+
+	json_end_object(&r->j);
+	text = json_finish(&r->j);
+	if (!text) {
+		report_fail("report: record",
+			    "record %u did not fit in its %zu-byte buffer",
+			    r->seq, r->j.cap);
+		ksnprintf(small, sizeof(small),
+			  "{\"type\":\"error\",\"seq\":%u,"
+			  "\"error\":\"record overflow\",\"cap\":%zu}",
+			  r->seq, r->j.cap);
+		text = small;
+	}
+	while (text[n])
+		n++;
+	if (rep.write)
+		rep.write("@json ", text, n);
+}
+
+int report_summary(void)
+{
+	struct report_counts c = report_get_counts();
+	struct record r;
+	char buf[256];
+	struct line l;
+
+	record_begin(&r, buf, sizeof(buf), "summary");
+	json_u64(&r.j, "passed", c.passed);
+	json_u64(&r.j, "failed", c.failed);
+	json_u64(&r.j, "skipped", c.skipped);
+	json_u64(&r.j, "records", c.records);
+	record_end(&r);
+	l.len = 0;
+	line_addf(&l, "SUMMARY: %u tests, %u unexpected failures, %u skipped",
+		  c.passed + c.failed + c.skipped, c.failed, c.skipped);
+	line_emit(&l);
+	return report_status();
+}

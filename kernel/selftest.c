@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#include "bootinfo.h"
+#include "cpu.h"
+#include "report.h"
+#include "selftest.h"
+#include "trap.h"
+#include "tsc.h"
+#include "x86.h"
+
+#define TSC_MONOTONIC_READS 10000
+
+static volatile unsigned breakpoints;
+static volatile uint64_t breakpoint_rip;
+
+static void on_breakpoint(struct trap_frame *f)
+{
+	breakpoints++;
+	breakpoint_rip = f->rip;
+}
+
+/* An exception is delivered, handled, and execution resumes after it. */
+static void check_exception_path(void)
+{
+	unsigned before;
+
+	trap_set_handler(VEC_BP, on_breakpoint);
+	before = breakpoints;
+	int3();
+	trap_set_handler(VEC_BP, NULL);
+	report_check(breakpoints == before + 1 && breakpoint_rip != 0,
+		     "trap: breakpoint delivered and resumed",
+		     "expected 1 #BP, saw %u", breakpoints - before);
+}
+
+static void check_memory_map(void)
+{
+	uint64_t usable = boot_usable_bytes(&boot_info);
+
+	report_check(boot_info.have_mmap && usable > 0, "boot: memory map",
+		     "the loader passed %s",
+		     boot_info.have_mmap ? "no usable memory" :
+					   "no memory map");
+}
+
+static void check_tsc(void)
+{
+	uint64_t prev = rdtsc_ordered(), backwards = 0;
+
+	for (int i = 0; i < TSC_MONOTONIC_READS; i++) {
+		uint64_t now = rdtsc_ordered();
+
+		if (now < prev)
+			backwards++;
+		prev = now;
+	}
+	report_check(!backwards, "tsc: monotonic on this cpu",
+		     "went backwards %llu times in %d reads",
+		     (unsigned long long)backwards, TSC_MONOTONIC_READS);
+	if (tsc_freq.khz)
+		report_pass("tsc: frequency %llu kHz from %s",
+			    (unsigned long long)tsc_freq.khz, tsc_freq.source);
+	else
+		report_skip("tsc: frequency", "%s; times stay in cycles",
+			    tsc_freq.why);
+}
+
+static void inject(const struct config *cfg)
+{
+	if (cfg->inject == INJECT_FAIL)
+		report_fail("selftest: injected failure",
+			    "selftest=fail asked for this check to fail");
+	if (cfg->inject == INJECT_FAULT) {
+		report_info("selftest: selftest=fault: executing ud2 now");
+		ud2();
+		report_fail("selftest: injected fault",
+			    "ud2 did not raise #UD");
+	}
+}
+
+void selftest_run(const struct config *cfg)
+{
+	check_memory_map();
+	check_exception_path();
+	check_tsc();
+	inject(cfg);
+}

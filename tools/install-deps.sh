@@ -1,0 +1,62 @@
+#!/bin/sh
+# Bring a Debian 12 machine to the point where `make`, `make iso`,
+# `./run-qemu.sh` and `make check` work.
+#
+#   tools/install-deps.sh            install what is missing (as root)
+#   tools/install-deps.sh --check    only report; exit 1 if anything is missing
+#   tools/install-deps.sh --qemu10   also unpack QEMU 10 from bookworm-backports
+#                                    into build/qemu10 (see docs/qemu10.md)
+#
+# Without root it prints the exact command to run instead.
+set -eu
+
+PACKAGES="build-essential binutils make git python3 qemu-system-x86 ovmf \
+grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools libcmocka-dev \
+pkg-config"
+
+check_only=0
+want_qemu10=0
+for arg in "$@"; do
+	case "$arg" in
+	--check) check_only=1 ;;
+	--qemu10) want_qemu10=1 ;;
+	-h | --help)
+		sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+		exit 0
+		;;
+	*)
+		echo "install-deps: unknown option '$arg' (try --help)" >&2
+		exit 2
+		;;
+	esac
+done
+
+missing=""
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+
+if [ -z "$missing" ]; then
+	echo "install-deps: all packages present"
+elif [ "$check_only" = 1 ]; then
+	echo "install-deps: missing:$missing" >&2
+	echo "install-deps: run: sudo apt-get install -y$missing" >&2
+	exit 1
+elif [ "$(id -u)" != 0 ]; then
+	echo "install-deps: missing:$missing" >&2
+	echo "install-deps: run as root, or: sudo apt-get update && sudo apt-get install -y --no-install-recommends$missing" >&2
+	exit 1
+else
+	export DEBIAN_FRONTEND=noninteractive
+	# A third-party source that cannot be reached must not stop us: the
+	# packages we need all come from Debian's own archive.
+	apt-get update || echo "install-deps: apt-get update reported errors; trying the install anyway" >&2
+	# shellcheck disable=SC2086
+	apt-get install -y --no-install-recommends $missing
+fi
+
+if [ "$want_qemu10" = 1 ]; then
+	exec "$(dirname "$0")/fetch-qemu10.sh"
+fi
