@@ -55,16 +55,22 @@ $(BUILD)/gen/version.h: FORCE
 
 $(BUILD)/kernel/env.o: $(BUILD)/gen/version.h
 
+# V=1 shows the full commands.
+Q := $(if $(V),,@)
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(KCFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
 $(BUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(CC) $(KASFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  AS      $<")
+	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
 
 $(ELF): $(OBJS) linker.ld
-	$(LD) $(KLDFLAGS) -o $@ $(OBJS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(LD) $(KLDFLAGS) -o $@ $(OBJS)
 
 iso: $(ISO)
 $(ISO): $(ELF) tools/mkiso.sh

@@ -12,8 +12,11 @@
  * Diagnostics are plain printable ASCII (bytes outside 0x20..0x7e are shown
  * as \xNN) so that they can be printed and put into JSON as they are.
  *
- * A first word that starts with '/' or '(' is the image path that QEMU and
- * some loaders put in front of the arguments; it is skipped silently.
+ * A first word that starts with '/' or '(', or that has no '=' but a '/' or
+ * a '.' (no key has either), is the image path that QEMU and some loaders
+ * put in front of the arguments (QEMU -kernel passes its argument as given,
+ * e.g. "build/shootdown.elf"); it is skipped silently and not counted when
+ * words are numbered in diagnostics.
  */
 #ifndef KERNEL_CMDLINE_H
 #define KERNEL_CMDLINE_H
@@ -37,32 +40,36 @@ enum opt_kind {
 struct cmdline_opt {
 	const char *key;
 	enum opt_kind kind;
-	const char *def;  /* default, as it would be written on the line */
-	const char *help; /* one line for `help` */
-	size_t offset;    /* of the field in the config struct */
-	uint64_t min, max;           /* OPT_UINT */
-	const char *const *choices;  /* OPT_CHOICE, NULL-terminated */
-	size_t size;                 /* OPT_STRING: field size incl. NUL */
+	const char *def;   /* default, as it would be written on the line */
+	const char *help;  /* one line for `help` */
+	size_t offset;	   /* of the field in the config struct */
+	uint64_t min, max; /* OPT_UINT */
+	const char *const *choices; /* OPT_CHOICE, NULL-terminated */
+	size_t size;		    /* OPT_STRING: field size incl. NUL */
 	/*
 	 * OPT_CUSTOM: parse the NUL-terminated value into dst; on error
-	 * return false and put a short reason (e.g. "expected com1..com4 or
-	 * 0xPORT[,baud]") into why.
+	 * return false, leave dst untouched and put a short reason (e.g.
+	 * "expected com1..com4 or 0xPORT[,baud]") into why.
 	 */
 	bool (*parse)(const char *val, void *dst, char *why, size_t whylen);
 };
 
 struct cmdline_diags {
-	size_t count;   /* how many were stored */
+	size_t count;	/* how many were stored */
 	size_t dropped; /* how many more there were */
 	char msg[CMDLINE_DIAG_MAX][CMDLINE_DIAG_LEN];
 };
 
-/* Sets every field to its option's default (defaults must parse). */
+/*
+ * Sets every field to its option's default (defaults must parse). A NULL
+ * default means false / min / index 0 / "" (OPT_CUSTOM: left as it is).
+ */
 void cmdline_defaults(const struct cmdline_opt *opts, size_t nopts, void *cfg);
 
 /*
  * Applies the words of `line` to cfg in order (a later word wins). Fields of
- * rejected words keep what they had. Returns the number of diagnostics.
+ * rejected words keep what they had. diags (may be NULL) is cleared first.
+ * Returns the number of diagnostics, including dropped ones.
  */
 size_t cmdline_parse(const char *line, const struct cmdline_opt *opts,
 		     size_t nopts, void *cfg, struct cmdline_diags *diags);

@@ -21,19 +21,18 @@ struct console_cfg {
 
 struct config {
 	struct console_cfg console; /* console=com1..com4|0xPORT[,baud] */
-	int exit_mode;              /* exit=halt|reboot (enum exit_mode) */
-	char bench[128];            /* bench=all|none|name,name,... */
-	int inject;                 /* selftest=none|fault|fail */
-	bool help;                  /* help: print the keys and defaults */
-	uint64_t cpus;              /* cpus=N: bring up N CPUs, 0 = all */
-	uint64_t seed;              /* seed=N: for randomised orders */
+	int exit_mode;		    /* exit=halt|reboot (enum exit_mode) */
+	char bench[128];	    /* bench=all|none|name,name,... */
+	int inject;		    /* selftest=none|fault|fail */
+	bool help;		    /* help: print the keys and defaults */
+	uint64_t cpus;		    /* cpus=N: bring up N CPUs, 0 = all */
+	uint64_t seed;		    /* seed=N: for randomised orders */
 };
 
 extern const struct cmdline_opt config_opts[];
 extern const size_t config_nopts;
 
 /* Parses console=... values: "com1".."com4", "0x2f8", "0x2f8,9600". */
-bool config_parse_console(const char *val, void *dst, char *why,
-			  size_t whylen);
+bool config_parse_console(const char *val, void *dst, char *why, size_t whylen);
 
 #endif

@@ -12,19 +12,19 @@
 #include "x86.h"
 
 #define UART_CLOCK_DIV_BASE 115200
-#define REG_THR 0
-#define REG_IER 1
-#define REG_FCR 2
-#define REG_LCR 3
-#define REG_MCR 4
-#define REG_LSR 5
-#define REG_SCR 7
-#define LCR_8N1 0x03
-#define LCR_DLAB 0x80
-#define LSR_THRE 0x20
-#define MCR_DTR_RTS_OUT2 0x0b
-#define MCR_LOOPBACK 0x10
-#define COM1_PORT 0x3f8
+#define REG_THR		    0
+#define REG_IER		    1
+#define REG_FCR		    2
+#define REG_LCR		    3
+#define REG_MCR		    4
+#define REG_LSR		    5
+#define REG_SCR		    7
+#define LCR_8N1		    0x03
+#define LCR_DLAB	    0x80
+#define LSR_THRE	    0x20
+#define MCR_DTR_RTS_OUT2    0x0b
+#define MCR_LOOPBACK	    0x10
+#define COM1_PORT	    0x3f8
 /* PAUSEs to wait for THR empty: ~1 ms, far more than one byte at 9600. */
 #define TX_SPIN_LIMIT 200000
 /* Give up on a UART that keeps timing out rather than slow every print. */

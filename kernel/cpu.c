@@ -36,7 +36,7 @@ static void identify_brand(struct cpu_info *c)
 		return;
 	for (uint32_t i = 0; i < 3; i++) {
 		struct cpuid_regs r = cpuid(0x80000002 + i);
-		uint32_t w[4] = { r.eax, r.ebx, r.ecx, r.edx };
+		uint32_t w[4] = {r.eax, r.ebx, r.ecx, r.edx};
 
 		copy_regs(c->brand + i * 16, w, 4);
 	}
@@ -76,14 +76,14 @@ static void identify_features(struct cpu_info *c)
 		c->nx = edx & CPUID80000001_EDX_NX;
 	}
 	if (c->max_ext_leaf >= 0x80000007)
-		c->invariant_tsc = cpuid(0x80000007).edx &
-				   CPUID80000007_EDX_INVTSC;
+		c->invariant_tsc =
+			cpuid(0x80000007).edx & CPUID80000007_EDX_INVTSC;
 	if (c->max_ext_leaf >= 0x80000008) {
 		struct cpuid_regs r = cpuid(0x80000008);
 
 		c->invlpgb_cpuid = r.ebx & CPUID80000008_EBX_INVLPGB;
-		c->invlpgb_max_pages = c->invlpgb_cpuid ?
-					       (r.edx & 0xffff) + 1 : 0;
+		c->invlpgb_max_pages =
+			c->invlpgb_cpuid ? (r.edx & 0xffff) + 1 : 0;
 	}
 	c->invlpgb = c->invlpgb_cpuid && !c->hypervisor;
 }
@@ -92,7 +92,7 @@ void cpu_identify(void)
 {
 	struct cpu_info *c = &cpu_info;
 	struct cpuid_regs r = cpuid(0);
-	uint32_t w[3] = { r.ebx, r.edx, r.ecx };
+	uint32_t w[3] = {r.ebx, r.edx, r.ecx};
 
 	c->max_leaf = r.eax;
 	copy_regs(c->vendor, w, 3);

@@ -11,8 +11,8 @@ struct cpu_info {
 	char brand[49];
 	unsigned family, model, stepping;
 	bool amd;
-	bool hypervisor;     /* CPUID.1:ECX[31] */
-	char hv_sig[13];     /* CPUID 0x40000000 signature, "" if none */
+	bool hypervisor; /* CPUID.1:ECX[31] */
+	char hv_sig[13]; /* CPUID 0x40000000 signature, "" if none */
 	uint32_t hv_max_leaf;
 	uint32_t max_leaf, max_ext_leaf;
 

@@ -6,8 +6,8 @@
 
 /* PCI reset control register (Intel PCH / AMD FCH): 0x02 then 0x06 = hard. */
 #define RESET_CONTROL_PORT 0xcf9
-#define KBC_COMMAND_PORT 0x64
-#define KBC_PULSE_RESET 0xfe
+#define KBC_COMMAND_PORT   0x64
+#define KBC_PULSE_RESET	   0xfe
 
 static enum exit_mode exit_mode = EXIT_HALT;
 

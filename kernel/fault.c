@@ -58,8 +58,7 @@ static void print_registers(const struct trap_frame *f)
 		(unsigned long long)read_cr2(), (unsigned long long)read_cr3());
 }
 
-static void fault_record(const struct trap_frame *f, const uint64_t *bt,
-			 int n)
+static void fault_record(const struct trap_frame *f, const uint64_t *bt, int n)
 {
 	char buf[768];
 	struct record r;

@@ -57,26 +57,26 @@ static void config_print_help(void)
 
 void kernel_main(uint32_t magic, uint32_t info_addr)
 {
-	static const struct console_cfg com1 = { 0x3f8, 115200 };
+	static const struct console_cfg com1 = {0x3f8, 115200};
 
-	cpu_identify();              /* CPUID: vendor, model, features */
-	console_init(&com1);         /* COM1 until the command line is read */
+	cpu_identify();	     /* CPUID: vendor, model, features */
+	console_init(&com1); /* COM1 until the command line is read */
 	report_init(report_to_console); /* verdicts and records to it */
-	traps_init_cpu(0);           /* GDT, TSS, IDT: faults get reported */
+	traps_init_cpu(0);		/* GDT, TSS, IDT: faults get reported */
 	kprintf("\nshootdown %s: TLB invalidation cost harness\n",
 		BUILD_VERSION);
 	bootinfo_parse(magic, info_addr); /* copy the loader's information */
-	config_load(boot_info.cmdline); /* key=value words into cfg */
-	console_init(&cfg.console);  /* the console the user asked for */
-	exit_init(cfg.exit_mode);    /* halt or reboot at the end */
-	tsc_calibrate();             /* the clock every timing uses */
-	env_report(boot_info.cmdline); /* first record: what ran where */
-	config_report();             /* what was wrong with the cmdline */
-	bootinfo_report();           /* what the loader gave us */
+	config_load(boot_info.cmdline);	  /* key=value words into cfg */
+	console_init(&cfg.console);	  /* the console the user asked for */
+	exit_init(cfg.exit_mode);	  /* halt or reboot at the end */
+	tsc_calibrate();		  /* the clock every timing uses */
+	env_report(boot_info.cmdline);	  /* first record: what ran where */
+	config_report();		  /* what was wrong with the cmdline */
+	bootinfo_report();		  /* what the loader gave us */
 	if (cfg.help)
 		config_print_help();
-	selftest_run(&cfg);          /* the harness checks itself */
+	selftest_run(&cfg); /* the harness checks itself */
 	report_info("bench: this build has no experiments yet (bench=%s)",
 		    cfg.bench);
-	run_exit(report_summary());  /* SUMMARY, EXIT: STATUS=n, stop */
+	run_exit(report_summary()); /* SUMMARY, EXIT: STATUS=n, stop */
 }

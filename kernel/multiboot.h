@@ -21,12 +21,12 @@
 #define MB1_BOOTLOADER_MAGIC 0x2BADB002u
 #define MB2_BOOTLOADER_MAGIC 0x36d76289u
 
-#define BOOT_MMAP_MAX 512
-#define BOOT_MODS_MAX 16
-#define BOOT_KEEP_MAX 40
-#define BOOT_ERR_MAX 8
-#define BOOT_ERR_LEN 96
-#define BOOT_CMDLINE_MAX 1024
+#define BOOT_MMAP_MAX	     512
+#define BOOT_MODS_MAX	     16
+#define BOOT_KEEP_MAX	     40
+#define BOOT_ERR_MAX	     8
+#define BOOT_ERR_LEN	     96
+#define BOOT_CMDLINE_MAX     1024
 
 /* Memory map types, as both multiboot versions (and E820) number them. */
 enum {
@@ -83,7 +83,8 @@ struct boot_info {
 
 /*
  * Returns a pointer to len readable bytes at physical address addr, or NULL
- * if that range is not accessible.
+ * if that range is not accessible. The parser uses the pointer only until
+ * its next call, so a reader may reuse one temporary mapping.
  */
 typedef const void *(*phys_reader)(void *ctx, uint64_t addr, size_t len);
 
@@ -99,7 +100,7 @@ int multiboot_parse(uint32_t magic, uint64_t info_addr, phys_reader rd,
 /* "multiboot1", "multiboot2-bios", "multiboot2-efi" or "unknown". */
 const char *boot_path_name(const struct boot_info *bi);
 
-/* Sum of the lengths of MEM_USABLE regions. */
+/* Sum of the lengths of MEM_USABLE regions (overlaps not merged; saturates). */
 uint64_t boot_usable_bytes(const struct boot_info *bi);
 
 #endif

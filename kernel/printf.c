@@ -78,13 +78,13 @@ static void emit_number(struct out *o, const struct spec *sp,
 		pad(o, ' ', sp->width - total);
 }
 
-static void format_unsigned(struct out *o, const struct spec *sp,
-			    uint64_t v, unsigned base, bool upper,
-			    const char *sign)
+static void format_unsigned(struct out *o, const struct spec *sp, uint64_t v,
+			    unsigned base, bool upper, const char *sign)
 {
 	const char *set = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	char digits[24], prefix[4] = { 0 };
+	char digits[24], prefix[4] = {0};
 	int n = sizeof(digits);
+	bool zero = v == 0;
 
 	/* C: precision 0 with value 0 prints no digits. */
 	if (!(v == 0 && sp->precision == 0)) {
@@ -94,12 +94,13 @@ static void format_unsigned(struct out *o, const struct spec *sp,
 		} while (v);
 	}
 	prefix[0] = sign[0];
-	if (sp->alt && base == 16 && n < (int)sizeof(digits)) {
+	if (sp->alt && base == 16 && (!zero || sp->length == 'p')) {
 		int p = sign[0] ? 1 : 0;
 
 		prefix[p] = '0';
 		prefix[p + 1] = upper ? 'X' : 'x';
-	} else if (sp->alt && base == 8 && digits[n] != '0') {
+	} else if (sp->alt && base == 8 &&
+		   (n == (int)sizeof(digits) || digits[n] != '0')) {
 		digits[--n] = '0';
 	}
 	emit_number(o, sp, prefix, digits + n, (int)sizeof(digits) - n);
@@ -175,7 +176,7 @@ static void format_string(struct out *o, const struct spec *sp, const char *s)
 /* Parses flags, width, precision and length; returns the conversion char. */
 static const char *parse_spec(const char *f, struct spec *sp, va_list *ap)
 {
-	*sp = (struct spec){ .width = -1, .precision = -1 };
+	*sp = (struct spec){.width = -1, .precision = -1};
 	for (;; f++) {
 		if (*f == '-')
 			sp->left = true;
@@ -244,6 +245,7 @@ static bool convert(struct out *o, const struct spec *sp, char c, va_list *ap)
 		return true;
 	case 'p':
 		p.alt = true;
+		p.length = 'p'; /* "0x" even for NULL */
 		format_unsigned(o, &p, (uintptr_t)va_arg(*ap, void *), 16,
 				false, "");
 		return true;
@@ -269,7 +271,7 @@ static bool convert(struct out *o, const struct spec *sp, char c, va_list *ap)
 
 int kvformat(fmt_sink sink, void *ctx, const char *fmt, va_list ap)
 {
-	struct out o = { .sink = sink, .ctx = ctx };
+	struct out o = {.sink = sink, .ctx = ctx};
 	va_list args;
 
 	va_copy(args, ap);
@@ -313,7 +315,7 @@ static void buf_put(void *ctx, const char *s, size_t n)
 
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
-	struct buf_sink b = { .buf = buf, .size = size };
+	struct buf_sink b = {.buf = buf, .size = size};
 	int n = kvformat(buf_put, &b, fmt, ap);
 
 	if (size)

@@ -55,8 +55,8 @@ static void line_addf(struct line *l, const char *fmt, ...)
 /* "KIND: prefix: prefix: " */
 static void line_start(struct line *l, const char *kind)
 {
-	int depth = rep.depth < REPORT_PREFIX_MAX ? rep.depth :
-						    REPORT_PREFIX_MAX;
+	int depth =
+		rep.depth < REPORT_PREFIX_MAX ? rep.depth : REPORT_PREFIX_MAX;
 
 	l->len = 0;
 	line_addf(l, "%s: ", kind);

@@ -21,15 +21,15 @@
 #include <stddef.h>
 #include "json.h"
 
-#define REPORT_LINE_MAX 512
+#define REPORT_LINE_MAX	  512
 #define REPORT_PREFIX_MAX 8
-#define RECORD_SCHEMA 1
+#define RECORD_SCHEMA	  1
 
 /* Exit statuses (PROTOCOL.md "Ending a run"). */
-#define STATUS_PASS 0
-#define STATUS_FAIL 1
+#define STATUS_PASS	   0
+#define STATUS_FAIL	   1
 #define STATUS_ALL_SKIPPED 38
-#define STATUS_ABORTED 63
+#define STATUS_ABORTED	   63
 
 /*
  * Writes head, then len bytes of body, then "\n", as one line that no other

@@ -38,8 +38,8 @@ static void check_memory_map(void)
 
 	report_check(boot_info.have_mmap && usable > 0, "boot: memory map",
 		     "the loader passed %s",
-		     boot_info.have_mmap ? "no usable memory" :
-					   "no memory map");
+		     boot_info.have_mmap ? "no usable memory"
+					 : "no memory map");
 }
 
 static void check_tsc(void)

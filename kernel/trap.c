@@ -12,9 +12,9 @@
 #include "x86.h"
 
 #define IST_STACK_SIZE 4096
-#define IST_DF 1
-#define IST_NMI 2
-#define IST_MC 3
+#define IST_DF	       1
+#define IST_NMI	       2
+#define IST_MC	       3
 #define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate */
 
 struct __attribute__((packed)) tss {
@@ -81,8 +81,8 @@ static void gdt_set_tss(uint64_t *slot, const struct tss *tss)
 void traps_init_cpu(unsigned cpu)
 {
 	struct cpu_tables *t = &boot_cpu_tables;
-	struct desc_ptr gdtr = { sizeof(t->gdt) - 1, (uint64_t)t->gdt };
-	struct desc_ptr idtr = { sizeof(idt) - 1, (uint64_t)idt };
+	struct desc_ptr gdtr = {sizeof(t->gdt) - 1, (uint64_t)t->gdt};
+	struct desc_ptr idtr = {sizeof(idt) - 1, (uint64_t)idt};
 
 	(void)cpu;
 	if (idt[0].selector == 0)
@@ -108,17 +108,38 @@ void trap_set_handler(unsigned vector, trap_handler h)
 const char *trap_name(unsigned vector)
 {
 	static const char *const names[32] = {
-		"#DE divide error", "#DB debug", "NMI", "#BP breakpoint",
-		"#OF overflow", "#BR bound range", "#UD invalid opcode",
-		"#NM device not available", "#DF double fault",
-		"coprocessor segment overrun", "#TS invalid TSS",
-		"#NP segment not present", "#SS stack fault",
-		"#GP general protection", "#PF page fault", "reserved",
-		"#MF x87 error", "#AC alignment check", "#MC machine check",
-		"#XM SIMD error", "#VE virtualization", "#CP control protection",
-		"reserved", "reserved", "reserved", "reserved", "reserved",
-		"reserved", "#HV hypervisor injection", "#VC VMM communication",
-		"#SX security", "reserved",
+		"#DE divide error",
+		"#DB debug",
+		"NMI",
+		"#BP breakpoint",
+		"#OF overflow",
+		"#BR bound range",
+		"#UD invalid opcode",
+		"#NM device not available",
+		"#DF double fault",
+		"coprocessor segment overrun",
+		"#TS invalid TSS",
+		"#NP segment not present",
+		"#SS stack fault",
+		"#GP general protection",
+		"#PF page fault",
+		"reserved",
+		"#MF x87 error",
+		"#AC alignment check",
+		"#MC machine check",
+		"#XM SIMD error",
+		"#VE virtualization",
+		"#CP control protection",
+		"reserved",
+		"reserved",
+		"reserved",
+		"reserved",
+		"reserved",
+		"reserved",
+		"#HV hypervisor injection",
+		"#VC VMM communication",
+		"#SX security",
+		"reserved",
 	};
 
 	return vector < 32 ? names[vector] : "interrupt";

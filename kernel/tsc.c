@@ -10,16 +10,16 @@
  * (bit 0 gate, bit 1 speaker enable, bit 5 OUT2), so it can be polled
  * without interrupts. Input clock 1.193182 MHz.
  */
-#define PIT_HZ 1193182ull
-#define PIT_CH2_DATA 0x42
-#define PIT_COMMAND 0x43
-#define PIT_CH2_MODE0 0xb0 /* channel 2, lo/hi byte, mode 0, binary */
-#define PORT_61 0x61
-#define P61_GATE2 0x01
-#define P61_SPEAKER 0x02
-#define P61_OUT2 0x20
+#define PIT_HZ		 1193182ull
+#define PIT_CH2_DATA	 0x42
+#define PIT_COMMAND	 0x43
+#define PIT_CH2_MODE0	 0xb0 /* channel 2, lo/hi byte, mode 0, binary */
+#define PORT_61		 0x61
+#define P61_GATE2	 0x01
+#define P61_SPEAKER	 0x02
+#define P61_OUT2	 0x20
 #define PIT_WINDOW_TICKS 59659 /* 50.0 ms */
-#define PIT_WINDOWS 3
+#define PIT_WINDOWS	 3
 /* Polls of port 0x61 before giving up (a 50 ms window takes ~50k). */
 #define PIT_POLL_LIMIT 50000000u
 /* Plausible TSC rates: anything outside is a broken or missing PIT. */

@@ -6,9 +6,9 @@
 #include <stdint.h>
 
 struct tsc_freq {
-	uint64_t khz;       /* 0: unknown */
+	uint64_t khz;	    /* 0: unknown */
 	const char *source; /* "cpuid-15h", "cpuid-16h", "hypervisor", "pit" */
-	char why[96];       /* when unknown: why */
+	char why[96];	    /* when unknown: why */
 };
 
 extern struct tsc_freq tsc_freq;

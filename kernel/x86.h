@@ -117,16 +117,16 @@ static inline uint64_t read_rflags(void)
 	return f;
 }
 
-#define DEFINE_CR_ACCESSORS(n)                                           \
-	static inline uint64_t read_cr##n(void)                          \
-	{                                                                \
-		uint64_t v;                                              \
-		asm volatile("mov %%cr" #n ", %0" : "=r"(v));            \
-		return v;                                                \
-	}                                                                \
-	static inline void write_cr##n(uint64_t v)                       \
-	{                                                                \
-		asm volatile("mov %0, %%cr" #n : : "r"(v) : "memory");   \
+#define DEFINE_CR_ACCESSORS(n)                                         \
+	static inline uint64_t read_cr##n(void)                        \
+	{                                                              \
+		uint64_t v;                                            \
+		asm volatile("mov %%cr" #n ", %0" : "=r"(v));          \
+		return v;                                              \
+	}                                                              \
+	static inline void write_cr##n(uint64_t v)                     \
+	{                                                              \
+		asm volatile("mov %0, %%cr" #n : : "r"(v) : "memory"); \
 	}
 DEFINE_CR_ACCESSORS(0)
 DEFINE_CR_ACCESSORS(2)
@@ -187,13 +187,13 @@ static inline __attribute__((noreturn)) void halt_forever(void)
 }
 
 /* CPUID bits the harness gates on. */
-#define CPUID1_ECX_X2APIC (1u << 21)
-#define CPUID1_ECX_PCID (1u << 17)
-#define CPUID1_ECX_HYPERVISOR (1u << 31)
-#define CPUID7_EBX_INVPCID (1u << 10)
+#define CPUID1_ECX_X2APIC	  (1u << 21)
+#define CPUID1_ECX_PCID		  (1u << 17)
+#define CPUID1_ECX_HYPERVISOR	  (1u << 31)
+#define CPUID7_EBX_INVPCID	  (1u << 10)
 #define CPUID80000001_EDX_PDPE1GB (1u << 26)
-#define CPUID80000001_EDX_NX (1u << 20)
-#define CPUID80000007_EDX_INVTSC (1u << 8)
+#define CPUID80000001_EDX_NX	  (1u << 20)
+#define CPUID80000007_EDX_INVTSC  (1u << 8)
 #define CPUID80000008_EBX_INVLPGB (1u << 3)
 
 #endif

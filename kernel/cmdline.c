@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Kernel command line parser (see cmdline.h).
+ *
+ * The line comes from the boot loader and may hold anything, so it is read
+ * one byte at a time up to its NUL and each word is checked (length,
+ * printable bytes) before any part of it is interpreted. A value is parsed
+ * into a temporary first and only stored when it is valid, so a rejected
+ * word leaves the field as it was. OPT_CUSTOM parsers must follow the same
+ * rule: leave dst untouched when they return false.
+ *
+ * Words are numbered from 1 in diagnostics, not counting a skipped image
+ * path, so that "word 2" is the second argument as the user typed it.
+ */
+#include "cmdline.h"
+#include "kstring.h"
+
+#define WORD_SHOW 40 /* bytes of a word quoted in a diagnostic */
+#define DEF_SHOW  24 /* bytes of a default quoted in a diagnostic */
+#define WHY_LEN	  64
+/* Options whose "set by an earlier word" state is tracked, see action(). */
+#define TRACK_OPTS 256
+
+static const char flag_expect[] = "expected 1|0|yes|no|on|off|true|false";
+
+struct parse_state {
+	const struct cmdline_opt *opts;
+	size_t nopts;
+	void *cfg;
+	struct cmdline_diags *diags;
+	size_t ndiag;
+	uint64_t set[TRACK_OPTS / 64];
+};
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void *field(const struct cmdline_opt *opt, void *cfg)
+{
+	return (char *)cfg + opt->offset;
+}
+
+static bool parse_flag(const char *val, bool *out)
+{
+	static const char *const on[] = {"1", "yes", "on", "true"};
+	static const char *const off[] = {"0", "no", "off", "false"};
+
+	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+		if (!kstrcmp(val, on[i]) || !kstrcmp(val, off[i])) {
+			*out = !kstrcmp(val, on[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool parse_uint(const struct cmdline_opt *opt, const char *val,
+		       uint64_t *out, struct kbuf *why)
+{
+	enum kparse_err e = kparse_u64(val, kstrlen(val), out);
+
+	if (e == KPARSE_OK && *out >= opt->min && *out <= opt->max)
+		return true;
+	kbuf_puts(why, e == KPARSE_INVALID ? "expected a number in "
+					   : "out of range ");
+	kbuf_u64(why, opt->min);
+	kbuf_puts(why, "..");
+	kbuf_u64(why, opt->max);
+	return false;
+}
+
+static bool parse_choice(const struct cmdline_opt *opt, const char *val,
+			 int *out, struct kbuf *why)
+{
+	const char *const *c = opt->choices;
+
+	for (int i = 0; c && c[i]; i++) {
+		if (!kstrcmp(val, c[i])) {
+			*out = i;
+			return true;
+		}
+	}
+	kbuf_puts(why, "expected ");
+	for (int i = 0; c && c[i]; i++) {
+		if (i)
+			kbuf_puts(why, "|");
+		kbuf_puts(why, c[i]);
+	}
+	return false;
+}
+
+/* Parses val for opt and stores it in cfg only if it is valid. */
+static bool apply_value(const struct cmdline_opt *opt, const char *val,
+			void *cfg, struct kbuf *why)
+{
+	void *dst = field(opt, cfg);
+	size_t len = kstrlen(val);
+	uint64_t u;
+	bool b;
+	int idx;
+
+	switch (opt->kind) {
+	case OPT_FLAG:
+		if (!parse_flag(val, &b)) {
+			kbuf_puts(why, flag_expect);
+			return false;
+		}
+		*(bool *)dst = b;
+		return true;
+	case OPT_UINT:
+		if (!parse_uint(opt, val, &u, why))
+			return false;
+		*(uint64_t *)dst = u;
+		return true;
+	case OPT_CHOICE:
+		if (!parse_choice(opt, val, &idx, why))
+			return false;
+		*(int *)dst = idx;
+		return true;
+	case OPT_STRING:
+		if (!opt->size || len >= opt->size) {
+			kbuf_puts(why, "longer than ");
+			kbuf_u64(why, opt->size ? opt->size - 1 : 0);
+			kbuf_puts(why, " bytes");
+			return false;
+		}
+		kmemcpy(dst, val, len + 1);
+		return true;
+	case OPT_CUSTOM:
+		if (opt->parse && opt->parse(val, dst, why->buf, why->cap))
+			return true;
+		if (!opt->parse)
+			kbuf_puts(why, "no parser for this key");
+		return false;
+	}
+	return false;
+}
+
+static void set_zero(const struct cmdline_opt *opt, void *cfg)
+{
+	void *dst = field(opt, cfg);
+
+	switch (opt->kind) {
+	case OPT_FLAG:
+		*(bool *)dst = false;
+		break;
+	case OPT_UINT:
+		*(uint64_t *)dst = opt->min;
+		break;
+	case OPT_CHOICE:
+		*(int *)dst = 0;
+		break;
+	case OPT_STRING:
+		if (opt->size)
+			*(char *)dst = '\0';
+		break;
+	case OPT_CUSTOM:
+		break; /* size unknown: only its default can set it */
+	}
+}
+
+void cmdline_defaults(const struct cmdline_opt *opts, size_t nopts, void *cfg)
+{
+	char whybuf[WHY_LEN];
+	struct kbuf why;
+
+	for (size_t i = 0; i < nopts; i++) {
+		kbuf_init(&why, whybuf, sizeof(whybuf));
+		if (!opts[i].def ||
+		    !apply_value(&opts[i], opts[i].def, cfg, &why))
+			set_zero(&opts[i], cfg);
+	}
+}
+
+const struct cmdline_opt *cmdline_find(const struct cmdline_opt *opts,
+				       size_t nopts, const char *key,
+				       size_t keylen)
+{
+	for (size_t i = 0; i < nopts; i++) {
+		const char *k = opts[i].key;
+
+		if (kstrnlen(k, keylen + 1) == keylen &&
+		    !kstrncmp(k, key, keylen))
+			return &opts[i];
+	}
+	return NULL;
+}
+
+static void diag_emit(struct parse_state *st, const char *msg)
+{
+	struct cmdline_diags *d = st->diags;
+
+	st->ndiag++;
+	if (!d)
+		return;
+	if (d->count < CMDLINE_DIAG_MAX)
+		kstrlcpy(d->msg[d->count++], msg, CMDLINE_DIAG_LEN);
+	else
+		d->dropped++;
+}
+
+static void put_word(struct kbuf *b, const char *w, size_t n)
+{
+	kbuf_puts(b, "'");
+	kbuf_putn(b, w, n, WORD_SHOW);
+	kbuf_puts(b, "'");
+}
+
+static bool was_set(struct parse_state *st, size_t idx)
+{
+	if (idx >= TRACK_OPTS)
+		return true;
+	return st->set[idx / 64] & (1ull << (idx % 64));
+}
+
+static void mark_set(struct parse_state *st, size_t idx)
+{
+	if (idx < TRACK_OPTS)
+		st->set[idx / 64] |= 1ull << (idx % 64);
+}
+
+/* What a rejected value leaves in place: the default or an earlier word's. */
+static void put_action(struct kbuf *b, struct parse_state *st,
+		       const struct cmdline_opt *opt)
+{
+	if (was_set(st, (size_t)(opt - st->opts))) {
+		kbuf_puts(b, "kept previous value");
+	} else if (opt->def) {
+		kbuf_puts(b, "using default '");
+		kbuf_putn(b, opt->def, SIZE_MAX, DEF_SHOW);
+		kbuf_puts(b, "'");
+	} else {
+		kbuf_puts(b, "using the default");
+	}
+}
+
+/* Rejects words that are too long or hold non-printable bytes. */
+static bool check_word(struct parse_state *st, const char *w, size_t n,
+		       size_t wordno)
+{
+	static const char hex[] = "0123456789abcdef";
+	char msg[CMDLINE_DIAG_LEN];
+	struct kbuf b;
+	size_t i = 0;
+
+	kbuf_init(&b, msg, sizeof(msg));
+	while (i < n && kisprint((unsigned char)w[i]))
+		i++;
+	if (n <= CMDLINE_WORD_MAX && i == n)
+		return true;
+	kbuf_puts(&b, "cmdline: word ");
+	kbuf_u64(&b, wordno);
+	if (n > CMDLINE_WORD_MAX) {
+		kbuf_puts(&b, " is longer than ");
+		kbuf_u64(&b, CMDLINE_WORD_MAX);
+		kbuf_puts(&b, " bytes (");
+	} else {
+		char byte[] = {'0',
+			       'x',
+			       hex[(unsigned char)w[i] >> 4],
+			       hex[(unsigned char)w[i] & 15],
+			       ' ',
+			       '(',
+			       '\0'};
+
+		kbuf_puts(&b, " has a non-printable byte ");
+		kbuf_puts(&b, byte);
+	}
+	put_word(&b, w, n);
+	kbuf_puts(&b, "): ignored");
+	diag_emit(st, msg);
+	return false;
+}
+
+/* Splits key=value, finds the option and applies the value. */
+static void apply_word(struct parse_state *st, const char *w, size_t n)
+{
+	char msg[CMDLINE_DIAG_LEN], whybuf[WHY_LEN];
+	char val[CMDLINE_WORD_MAX + 1];
+	const struct cmdline_opt *opt;
+	struct kbuf b, why;
+	size_t klen = 0;
+
+	while (klen < n && w[klen] != '=')
+		klen++;
+	kbuf_init(&b, msg, sizeof(msg));
+	kbuf_init(&why, whybuf, sizeof(whybuf));
+	opt = klen ? cmdline_find(st->opts, st->nopts, w, klen) : NULL;
+	if (!opt) {
+		kbuf_puts(&b, klen ? "cmdline: unknown key '"
+				   : "cmdline: empty key");
+		kbuf_putn(&b, w, klen, WORD_SHOW);
+		kbuf_puts(&b, klen ? "' in " : " in ");
+		put_word(&b, w, n);
+		kbuf_puts(&b, ": ignored");
+		diag_emit(st, msg);
+		return;
+	}
+	if (klen == n && opt->kind == OPT_FLAG) {
+		kstrlcpy(val, "1", sizeof(val));
+	} else {
+		kmemcpy(val, w + klen + (klen < n), n - klen - (klen < n));
+		val[n - klen - (klen < n)] = '\0';
+	}
+	if (val[0] && apply_value(opt, val, st->cfg, &why)) {
+		mark_set(st, (size_t)(opt - st->opts));
+		return;
+	}
+	kbuf_puts(&b, "cmdline: ");
+	put_word(&b, w, n);
+	kbuf_puts(&b, ": ");
+	if (!val[0])
+		kbuf_puts(&b, "missing value");
+	else
+		kbuf_puts(&b, whybuf[0] ? whybuf : "invalid value");
+	kbuf_puts(&b, ": ");
+	put_action(&b, st, opt);
+	diag_emit(st, msg);
+}
+
+/*
+ * The image path that loaders put in front of the arguments: GRUB writes
+ * "/boot/x" or "(hd0)/boot/x", QEMU -kernel passes its argument as given
+ * ("build/x.elf"). No key holds a '/' or a '.', so a first word without
+ * '=' that does is a file name, while a mistyped flag is still reported.
+ */
+static bool is_image_path(const char *w, size_t n)
+{
+	bool file = false;
+
+	if (w[0] == '/' || w[0] == '(')
+		return true;
+	for (size_t i = 0; i < n; i++) {
+		if (w[i] == '=')
+			return false;
+		if (w[i] == '/' || w[i] == '.')
+			file = true;
+	}
+	return file;
+}
+
+size_t cmdline_parse(const char *line, const struct cmdline_opt *opts,
+		     size_t nopts, void *cfg, struct cmdline_diags *diags)
+{
+	struct parse_state st = {
+		.opts = opts, .nopts = nopts, .cfg = cfg, .diags = diags};
+	size_t wordno = 0;
+	bool first = true;
+
+	if (diags) {
+		diags->count = 0;
+		diags->dropped = 0;
+	}
+	if (!line)
+		line = "";
+	while (*line) {
+		size_t n = 0;
+
+		if (is_space(*line)) {
+			line++;
+			continue;
+		}
+		while (line[n] && !is_space(line[n]))
+			n++;
+		if (!first || !is_image_path(line, n))
+			if (check_word(&st, line, n, ++wordno))
+				apply_word(&st, line, n);
+		first = false;
+		line += n;
+	}
+	return st.ndiag;
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The command-line keys of the harness (see config.h): one table that
+ * cmdline_parse() applies, `help` prints and the README documents.
+ */
+#include <stddef.h>
+#include "config.h"
+#include "kstring.h"
+
+#define CONSOLE_EXPECT "expected com1..com4 or 0xPORT[,baud]"
+/* A 16550 decodes 8 ports, so the last base that fits below 0x10000. */
+#define PORT_MAX 0xfff8
+/* The UART clock is 1.8432 MHz / 16: only divisors of it are exact. */
+#define BAUD_BASE 115200
+
+static const uint16_t com_ports[] = {0x3f8, 0x2f8, 0x3e8, 0x2e8};
+
+static bool fail(char *why, size_t whylen, const char *reason)
+{
+	if (why)
+		kstrlcpy(why, reason, whylen);
+	return false;
+}
+
+static bool parse_port(const char *s, size_t n, uint16_t *port, char *why,
+		       size_t whylen)
+{
+	uint64_t v;
+	enum kparse_err e;
+
+	if (n == 4 && !kstrncmp(s, "com", 3) && s[3] >= '1' && s[3] <= '4') {
+		*port = com_ports[s[3] - '1'];
+		return true;
+	}
+	if (n < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return fail(why, whylen, CONSOLE_EXPECT);
+	e = kparse_u64(s, n, &v);
+	if (e == KPARSE_INVALID)
+		return fail(why, whylen, CONSOLE_EXPECT);
+	if (e == KPARSE_OVERFLOW || v == 0 || v > PORT_MAX)
+		return fail(why, whylen, "port must be 0x1..0xfff8");
+	*port = (uint16_t)v;
+	return true;
+}
+
+static bool parse_baud(const char *s, uint32_t *baud, char *why, size_t whylen)
+{
+	uint64_t v;
+	enum kparse_err e = kparse_u64(s, kstrlen(s), &v);
+
+	if (e == KPARSE_INVALID)
+		return fail(why, whylen, "expected a baud rate after ','");
+	if (e == KPARSE_OVERFLOW || v == 0 || v > BAUD_BASE ||
+	    BAUD_BASE % v != 0)
+		return fail(
+			why, whylen,
+			"baud must divide 115200 (e.g. 9600, 38400, 115200)");
+	*baud = (uint32_t)v;
+	return true;
+}
+
+bool config_parse_console(const char *val, void *dst, char *why, size_t whylen)
+{
+	struct console_cfg c = {.baud = BAUD_BASE};
+	size_t plen = 0;
+
+	while (val[plen] && val[plen] != ',')
+		plen++;
+	if (!parse_port(val, plen, &c.port, why, whylen))
+		return false;
+	if (val[plen] == ',' &&
+	    !parse_baud(val + plen + 1, &c.baud, why, whylen))
+		return false;
+	/* Only now: a rejected value must leave dst as it was. */
+	kmemcpy(dst, &c, sizeof(c));
+	return true;
+}
+
+static const char *const exit_choices[] = {"halt", "reboot", NULL};
+static const char *const inject_choices[] = {"none", "fault", "fail", NULL};
+
+#define CFG_OFF(f) offsetof(struct config, f)
+
+const struct cmdline_opt config_opts[] = {
+	{
+		.key = "console",
+		.kind = OPT_CUSTOM,
+		.def = "com1",
+		.help = "serial console: com1..com4 or 0xPORT, optionally "
+			",BAUD (a divisor of 115200)",
+		.offset = CFG_OFF(console),
+		.parse = config_parse_console,
+	},
+	{
+		.key = "exit",
+		.kind = OPT_CHOICE,
+		.def = "halt",
+		.help = "what to do on hardware after the last line: halt or "
+			"reboot",
+		.offset = CFG_OFF(exit_mode),
+		.choices = exit_choices,
+	},
+	{
+		.key = "bench",
+		.kind = OPT_STRING,
+		.def = "all",
+		.help = "experiments to run: all, none or a comma-separated "
+			"list of names",
+		.offset = CFG_OFF(bench),
+		.size = sizeof(((struct config *)0)->bench),
+	},
+	{
+		.key = "selftest",
+		.kind = OPT_CHOICE,
+		.def = "none",
+		.help = "inject a failure to test the harness: none, fault "
+			"(an exception) or fail (a FAIL verdict)",
+		.offset = CFG_OFF(inject),
+		.choices = inject_choices,
+	},
+	{
+		.key = "help",
+		.kind = OPT_FLAG,
+		.def = "off",
+		.help = "print every key with its default and meaning",
+		.offset = CFG_OFF(help),
+	},
+	{
+		.key = "cpus",
+		.kind = OPT_UINT,
+		.def = "0",
+		.help = "number of CPUs to bring up; 0 means all of them",
+		.offset = CFG_OFF(cpus),
+		.min = 0,
+		.max = 65535,
+	},
+	{
+		.key = "seed",
+		.kind = OPT_UINT,
+		.def = "1",
+		.help = "seed for the randomised orders of the experiments",
+		.offset = CFG_OFF(seed),
+		.min = 0,
+		.max = UINT64_MAX,
+	},
+};
+
+const size_t config_nopts = sizeof(config_opts) / sizeof(config_opts[0]);

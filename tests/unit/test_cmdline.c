@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+/* Host tests of kernel/cmdline.c against a table with every option kind. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "unit.h"
+#include "kernel/cmdline.h"
+
+struct tcfg {
+	bool flag;
+	uint64_t num;
+	uint64_t big;
+	uint64_t nodef;
+	int choice;
+	char str[8];
+	char text[300];
+	int colour;
+};
+
+/* Accepts red/blue; "quiet" fails without a reason; writes only on success. */
+static bool parse_colour(const char *val, void *dst, char *why, size_t whylen)
+{
+	if (!strcmp(val, "red") || !strcmp(val, "blue")) {
+		*(int *)dst = val[0] == 'r' ? 1 : 2;
+		return true;
+	}
+	if (strcmp(val, "quiet"))
+		snprintf(why, whylen, "expected red|blue");
+	return false;
+}
+
+static const char *const choices[] = {"zero", "one", "two", NULL};
+
+#define OFF(f) offsetof(struct tcfg, f)
+static const struct cmdline_opt opts[] = {
+	{.key = "flag", .kind = OPT_FLAG, .def = "off", .offset = OFF(flag)},
+	{.key = "num",
+	 .kind = OPT_UINT,
+	 .def = "10",
+	 .offset = OFF(num),
+	 .min = 5,
+	 .max = 100},
+	{.key = "big",
+	 .kind = OPT_UINT,
+	 .def = "0",
+	 .offset = OFF(big),
+	 .max = UINT64_MAX},
+	{.key = "nodef",
+	 .kind = OPT_UINT,
+	 .offset = OFF(nodef),
+	 .min = 3,
+	 .max = 9},
+	{.key = "choice",
+	 .kind = OPT_CHOICE,
+	 .def = "one",
+	 .offset = OFF(choice),
+	 .choices = choices},
+	{.key = "str",
+	 .kind = OPT_STRING,
+	 .def = "abc",
+	 .offset = OFF(str),
+	 .size = 8},
+	{.key = "text", .kind = OPT_STRING, .offset = OFF(text), .size = 300},
+	{.key = "colour",
+	 .kind = OPT_CUSTOM,
+	 .def = "red",
+	 .offset = OFF(colour),
+	 .parse = parse_colour},
+	/* A key that is a prefix of another must not match it. */
+	{.key = "fla",
+	 .kind = OPT_UINT,
+	 .def = "0",
+	 .offset = OFF(big),
+	 .max = 1},
+};
+
+static struct tcfg cfg;
+static struct cmdline_diags diags;
+
+/* Defaults, then the line; checks the diagnostics' invariants. */
+static size_t parse(const char *line)
+{
+	size_t n;
+
+	memset(&cfg, 0x5a, sizeof(cfg));
+	memset(&diags, 0x5a, sizeof(diags));
+	cmdline_defaults(opts, ARRAY_SIZE(opts), &cfg);
+	n = cmdline_parse(line, opts, ARRAY_SIZE(opts), &cfg, &diags);
+	assert_int_equal(n, diags.count + diags.dropped);
+	assert_true(diags.count <= CMDLINE_DIAG_MAX);
+	for (size_t i = 0; i < diags.count; i++)
+		assert_printable(diags.msg[i], CMDLINE_DIAG_LEN);
+	return n;
+}
+
+/* The line must yield exactly this one diagnostic. */
+static void expect_one(const char *line, const char *msg)
+{
+	assert_int_equal(parse(line), 1);
+	assert_string_equal(diags.msg[0], msg);
+}
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(NULL), 0);
+	assert_false(cfg.flag);
+	assert_int_equal(cfg.num, 10);
+	assert_int_equal(cfg.big, 0);
+	assert_int_equal(cfg.nodef, 3); /* no default: the minimum */
+	assert_int_equal(cfg.choice, 1);
+	assert_string_equal(cfg.str, "abc");
+	assert_string_equal(cfg.text, "");
+	assert_int_equal(cfg.colour, 1);
+}
+
+static void test_empty_lines(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(""), 0);
+	assert_int_equal(parse(" \t\r\n "), 0);
+	assert_int_equal(cfg.num, 10);
+	/* NULL diags: still counted. */
+	assert_int_equal(
+		cmdline_parse("x y", opts, ARRAY_SIZE(opts), &cfg, NULL), 2);
+}
+
+static void test_values(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("flag num=0x64 big=18446744073709551615 "
+			       "choice=two str=1234567 colour=blue\ttext=t"),
+			 0);
+	assert_true(cfg.flag);
+	assert_int_equal(cfg.num, 100);
+	assert_true(cfg.big == UINT64_MAX);
+	assert_int_equal(cfg.choice, 2);
+	assert_string_equal(cfg.str, "1234567");
+	assert_int_equal(cfg.colour, 2);
+	assert_string_equal(cfg.text, "t");
+	assert_int_equal(parse("num=5\nchoice=zero nodef=9"), 0);
+	assert_int_equal(cfg.num, 5);
+	assert_int_equal(cfg.choice, 0);
+	assert_int_equal(cfg.nodef, 9);
+}
+
+static void test_flag_values(void **state)
+{
+	static const char *const on[] = {"1", "yes", "on", "true"};
+	static const char *const off[] = {"0", "no", "off", "false"};
+	char line[32];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(on); i++) {
+		snprintf(line, sizeof(line), "flag=%s", on[i]);
+		assert_int_equal(parse(line), 0);
+		assert_true(cfg.flag);
+		snprintf(line, sizeof(line), "flag flag=%s", off[i]);
+		assert_int_equal(parse(line), 0);
+		assert_false(cfg.flag);
+	}
+	expect_one("flag=3",
+		   "cmdline: 'flag=3': expected "
+		   "1|0|yes|no|on|off|true|false: using default 'off'");
+	assert_false(cfg.flag);
+	expect_one("flag=YES", "cmdline: 'flag=YES': expected "
+			       "1|0|yes|no|on|off|true|false: using default "
+			       "'off'");
+	expect_one("flag=", "cmdline: 'flag=': missing value: using default "
+			    "'off'");
+	expect_one("flag flag=2", "cmdline: 'flag=2': expected "
+				  "1|0|yes|no|on|off|true|false: kept previous "
+				  "value");
+	assert_true(cfg.flag);
+}
+
+static void test_uint_errors(void **state)
+{
+	(void)state;
+	expect_one("num=4", "cmdline: 'num=4': out of range 5..100: using "
+			    "default '10'");
+	assert_int_equal(cfg.num, 10);
+	expect_one("num=101", "cmdline: 'num=101': out of range 5..100: using "
+			      "default '10'");
+	expect_one("num=0x65", "cmdline: 'num=0x65': out of range 5..100: "
+			       "using default '10'");
+	expect_one("num=abc", "cmdline: 'num=abc': expected a number in "
+			      "5..100: using default '10'");
+	expect_one("num=-7", "cmdline: 'num=-7': expected a number in 5..100: "
+			     "using default '10'");
+	expect_one("big=18446744073709551616",
+		   "cmdline: 'big=18446744073709551616': out of range "
+		   "0..18446744073709551615: using default '0'");
+	expect_one("big=0x10000000000000000",
+		   "cmdline: 'big=0x10000000000000000': out of range "
+		   "0..18446744073709551615: using default '0'");
+	assert_int_equal(cfg.big, 0);
+	expect_one("num=50 num=500", "cmdline: 'num=500': out of range "
+				     "5..100: kept previous value");
+	assert_int_equal(cfg.num, 50);
+	expect_one("nodef=1", "cmdline: 'nodef=1': out of range 3..9: using "
+			      "the default");
+}
+
+static void test_choice_string_custom_errors(void **state)
+{
+	(void)state;
+	expect_one("choice=three", "cmdline: 'choice=three': expected "
+				   "zero|one|two: using default 'one'");
+	assert_int_equal(cfg.choice, 1);
+	expect_one("str=12345678", "cmdline: 'str=12345678': longer than 7 "
+				   "bytes: using default 'abc'");
+	assert_string_equal(cfg.str, "abc");
+	expect_one("colour=green", "cmdline: 'colour=green': expected "
+				   "red|blue: using default 'red'");
+	assert_int_equal(cfg.colour, 1);
+	expect_one("colour=blue colour=quiet",
+		   "cmdline: 'colour=quiet': invalid value: kept previous "
+		   "value");
+	assert_int_equal(cfg.colour, 2);
+}
+
+static void test_missing_value(void **state)
+{
+	(void)state;
+	expect_one("num", "cmdline: 'num': missing value: using default '10'");
+	expect_one("num=", "cmdline: 'num=': missing value: using default "
+			   "'10'");
+	expect_one("str=", "cmdline: 'str=': missing value: using default "
+			   "'abc'");
+	assert_string_equal(cfg.str, "abc");
+	expect_one("choice", "cmdline: 'choice': missing value: using default "
+			     "'one'");
+}
+
+static void test_bad_keys(void **state)
+{
+	(void)state;
+	expect_one("nosuchkey=1", "cmdline: unknown key 'nosuchkey' in "
+				  "'nosuchkey=1': ignored");
+	expect_one("nosuchkey", "cmdline: unknown key 'nosuchkey' in "
+				"'nosuchkey': ignored");
+	expect_one("=5", "cmdline: empty key in '=5': ignored");
+	expect_one("=", "cmdline: empty key in '=': ignored");
+	/* Keys match whole: prefixes and extensions are unknown. */
+	expect_one("fl", "cmdline: unknown key 'fl' in 'fl': ignored");
+	expect_one("flags", "cmdline: unknown key 'flags' in 'flags': ignored");
+	expect_one("FLAG", "cmdline: unknown key 'FLAG' in 'FLAG': ignored");
+	assert_int_equal(parse("fla=1 flag"), 0);
+	assert_int_equal(cfg.big, 1);
+	assert_true(cfg.flag);
+	/* '=' in the value belongs to the value. */
+	assert_int_equal(parse("str=a=b"), 0);
+	assert_string_equal(cfg.str, "a=b");
+}
+
+static void test_image_path(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("/boot/shootdown.elf num=7"), 0);
+	assert_int_equal(cfg.num, 7);
+	assert_int_equal(parse("  (hd0,msdos1)/k\x01\x02 num=8"), 0);
+	assert_int_equal(cfg.num, 8);
+	/* QEMU -kernel passes a relative path as given. */
+	assert_int_equal(parse("build/shootdown.elf num=12"), 0);
+	assert_int_equal(cfg.num, 12);
+	assert_int_equal(parse("shootdown.elf\tnum=13"), 0);
+	assert_int_equal(cfg.num, 13);
+	/* A first word without '/' or '.' is an argument like any other. */
+	expect_one("kernel num=14", "cmdline: unknown key 'kernel' in "
+				    "'kernel': ignored");
+	assert_int_equal(cfg.num, 14);
+	expect_one("a.b=1", "cmdline: unknown key 'a.b' in 'a.b=1': ignored");
+	/* Only the first word can be the image path. */
+	expect_one("num=9 /boot/k", "cmdline: unknown key '/boot/k' in "
+				    "'/boot/k': ignored");
+	assert_int_equal(cfg.num, 9);
+	expect_one("num=9 k.elf", "cmdline: unknown key 'k.elf' in 'k.elf': "
+				  "ignored");
+}
+
+static void test_word_numbers_and_bytes(void **state)
+{
+	(void)state;
+	expect_one("flag num=6 ab\x01",
+		   "cmdline: word 3 has a non-printable byte 0x01 ('ab\\x01'): "
+		   "ignored");
+	/* The image path is not counted. */
+	expect_one("/kernel flag num=6 ab\x01",
+		   "cmdline: word 3 has a non-printable byte 0x01 ('ab\\x01'): "
+		   "ignored");
+	expect_one("num=\xff"
+		   "7",
+		   "cmdline: word 1 has a non-printable byte "
+		   "0xff ('num=\\xff7'): ignored");
+	assert_int_equal(cfg.num, 10);
+	expect_one("str=a\x7f", "cmdline: word 1 has a non-printable byte 0x7f "
+				"('str=a\\x7f'): ignored");
+	expect_one("a\x1b[2J", "cmdline: word 1 has a non-printable byte 0x1b "
+			       "('a\\x1b[2J'): ignored");
+}
+
+static void test_word_length(void **state)
+{
+	char line[CMDLINE_WORD_MAX + 32];
+	size_t n;
+
+	(void)state;
+	/* Exactly CMDLINE_WORD_MAX bytes: accepted. */
+	strcpy(line, "text=");
+	n = strlen(line);
+	memset(line + n, 'x', CMDLINE_WORD_MAX - n);
+	line[CMDLINE_WORD_MAX] = '\0';
+	assert_int_equal(parse(line), 0);
+	assert_int_equal(strlen(cfg.text), CMDLINE_WORD_MAX - n);
+	/* One more: the whole word is rejected, shown shortened. */
+	strcat(line, "y num=11");
+	expect_one(line, "cmdline: word 1 is longer than 256 bytes "
+			 "('text=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'): "
+			 "ignored");
+	assert_string_equal(cfg.text, "");
+	assert_int_equal(cfg.num, 11);
+}
+
+static void test_later_wins(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("num=6 choice=two num=7 choice=zero"), 0);
+	assert_int_equal(cfg.num, 7);
+	assert_int_equal(cfg.choice, 0);
+}
+
+static void test_diag_limit(void **state)
+{
+	char line[512] = "";
+
+	(void)state;
+	for (int i = 0; i < CMDLINE_DIAG_MAX + 5; i++) {
+		char w[16];
+
+		snprintf(w, sizeof(w), "bad%d ", i);
+		strcat(line, w);
+	}
+	assert_int_equal(parse(line), CMDLINE_DIAG_MAX + 5);
+	assert_int_equal(diags.count, CMDLINE_DIAG_MAX);
+	assert_int_equal(diags.dropped, 5);
+	assert_string_equal(diags.msg[0], "cmdline: unknown key 'bad0' in "
+					  "'bad0': ignored");
+	assert_string_equal(diags.msg[CMDLINE_DIAG_MAX - 1],
+			    "cmdline: unknown key 'bad15' in 'bad15': ignored");
+	/* The next parse starts afresh. */
+	assert_int_equal(parse("num=6"), 0);
+	assert_int_equal(diags.count, 0);
+	assert_int_equal(diags.dropped, 0);
+}
+
+/* Long words and defaults are shortened so that the message stays whole. */
+static void test_long_messages(void **state)
+{
+	char line[CMDLINE_WORD_MAX + 1];
+
+	(void)state;
+	memset(line, '\x01', CMDLINE_WORD_MAX);
+	line[CMDLINE_WORD_MAX] = '\0';
+	assert_int_equal(parse(line), 1);
+	assert_non_null(strstr(diags.msg[0], "\\x01\\x01...'): ignored"));
+	memset(line, 'k', CMDLINE_WORD_MAX);
+	assert_int_equal(parse(line), 1);
+	assert_non_null(strstr(diags.msg[0], "kkk...' in 'kkk"));
+	assert_non_null(strstr(diags.msg[0], "kkk...': ignored"));
+}
+
+/* The parser must stop at the NUL: ASan catches a read past the buffer. */
+static void test_no_read_past_nul(void **state)
+{
+	static const char *const lines[] = {"",	 " ",	  "num=6", "num",
+					    "=", "flag ", "/x",	   "a\x01"};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		size_t n = strlen(lines[i]) + 1;
+		char *exact = malloc(n);
+
+		memcpy(exact, lines[i], n);
+		parse(exact);
+		free(exact);
+	}
+	assert_int_equal(parse("num=6"), 0);
+}
+
+static void test_find(void **state)
+{
+	(void)state;
+	assert_ptr_equal(cmdline_find(opts, ARRAY_SIZE(opts), "num", 3),
+			 &opts[1]);
+	assert_ptr_equal(cmdline_find(opts, ARRAY_SIZE(opts), "num=5", 3),
+			 &opts[1]);
+	assert_ptr_equal(cmdline_find(opts, ARRAY_SIZE(opts), "flag", 3),
+			 &opts[8]);
+	assert_ptr_equal(cmdline_find(opts, ARRAY_SIZE(opts), "flag", 4),
+			 &opts[0]);
+	assert_null(cmdline_find(opts, ARRAY_SIZE(opts), "nu", 2));
+	assert_null(cmdline_find(opts, ARRAY_SIZE(opts), "numb", 4));
+	assert_null(cmdline_find(opts, ARRAY_SIZE(opts), "", 0));
+	assert_null(cmdline_find(opts, 0, "num", 3));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_empty_lines),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_flag_values),
+		cmocka_unit_test(test_uint_errors),
+		cmocka_unit_test(test_choice_string_custom_errors),
+		cmocka_unit_test(test_missing_value),
+		cmocka_unit_test(test_bad_keys),
+		cmocka_unit_test(test_image_path),
+		cmocka_unit_test(test_word_numbers_and_bytes),
+		cmocka_unit_test(test_word_length),
+		cmocka_unit_test(test_later_wins),
+		cmocka_unit_test(test_diag_limit),
+		cmocka_unit_test(test_long_messages),
+		cmocka_unit_test(test_no_read_past_nul),
+		cmocka_unit_test(test_find),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,922 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host tests of kernel/multiboot.c: multiboot 1 and 2 blocks laid out byte
+ * by byte in a simulated physical memory (mbsim.h), well-formed and not.
+ */
+#include "mbsim.h"
+#include "kernel/multiboot.h"
+
+#define INFO (SIM_BASE + 0x1000) /* where the mb2 blocks go */
+
+static struct boot_info bi;
+
+/* Parses, then checks what must hold for any input. */
+static int run(uint32_t magic, uint64_t addr)
+{
+	int ret;
+
+	memset(&bi, 0x5a, sizeof(bi));
+	ret = multiboot_parse(magic, addr, sim_read, &sim, &bi);
+	for (size_t i = 0; i < bi.error_count && i < BOOT_ERR_MAX; i++)
+		assert_printable(bi.errors[i], BOOT_ERR_LEN);
+	assert_true(bi.mmap_count <= BOOT_MMAP_MAX);
+	assert_true(bi.mod_count <= BOOT_MODS_MAX);
+	assert_true(bi.keep_count <= BOOT_KEEP_MAX);
+	assert_int_equal(bi.have_mmap, bi.mmap_count > 0);
+	assert_true(strnlen(bi.cmdline, BOOT_CMDLINE_MAX) < BOOT_CMDLINE_MAX);
+	assert_true(strnlen(bi.loader, sizeof(bi.loader)) < sizeof(bi.loader));
+	if (ret < 0)
+		assert_int_equal(bi.proto, BOOT_NONE);
+	return ret;
+}
+
+static void expect_error(size_t i, const char *msg)
+{
+	assert_true(i < bi.error_count);
+	assert_string_equal(bi.errors[i], msg);
+}
+
+static void expect_region(const struct boot_region *r, uint64_t base,
+			  uint64_t len)
+{
+	assert_true(r->base == base);
+	assert_true(r->len == len);
+}
+
+static void expect_mmap(const struct region *want, size_t n)
+{
+	assert_int_equal(bi.mmap_count, n);
+	for (size_t i = 0; i < n; i++) {
+		expect_region(&bi.mmap[i], want[i].base, want[i].len);
+		assert_int_equal(bi.mmap[i].type, want[i].type);
+	}
+}
+
+/* What QEMU's firmware reports for a 2 GiB guest, roughly. */
+static const struct region pc_map[] = {
+	{0x0, 0x9fc00, MEM_USABLE},
+	{0x9fc00, 0x400, MEM_RESERVED},
+	{0xf0000, 0x10000, MEM_RESERVED},
+	{0x100000, 0x7ee0000, MEM_USABLE},
+	{0x7fe0000, 0x10000, MEM_ACPI_RECLAIM},
+	{0x7ff0000, 0x10000, MEM_ACPI_NVS},
+	{0xfeffc000, 0x4000, MEM_RESERVED},
+	{0xfffc0000, 0x40000, MEM_RESERVED},
+	{0x100000000, 0x80000000, MEM_USABLE},
+};
+#define PC_USABLE (0x9fc00ull + 0x7ee0000 + 0x80000000)
+
+static void make_rsdp(uint8_t *r, size_t len, uint8_t rev)
+{
+	memcpy(r, "RSD PTR ", 8);
+	r[8] = 0x42; /* checksum: not checked here */
+	memcpy(r + 9, "BOCHS ", 6);
+	r[15] = rev;
+	put32(r + 16, 0x7fe14d2);
+	if (len > 20) {
+		put32(r + 20, 36);
+		put64(r + 24, 0x7fe1574);
+		r[32] = 0x99;
+		memset(r + 33, 0, 3);
+	}
+}
+
+static void test_mb2_qemu_efi(void **state)
+{
+	const char *cmd = "/boot/shootdown.elf console=com1 bench=all";
+	uint8_t rsdp[36], sys[8], fb[24] = {0};
+	struct mb2b b;
+	uint32_t total;
+
+	(void)state;
+	make_rsdp(rsdp, sizeof(rsdp), 2);
+	put64(sys, 0x7f9e018);
+	mb2_begin(&b, INFO);
+	mb2_str(&b, 1, cmd);
+	mb2_str(&b, 2, "GRUB 2.06");
+	mb2_u32s(&b, 21, 0x200000, 0); /* load base: not used */
+	mb2_u32s(&b, 4, 639, 2095104);
+	mb2_mmap(&b, 24, pc_map, ARRAY_SIZE(pc_map));
+	mb2_tag(&b, 8, fb, sizeof(fb)); /* framebuffer: not used */
+	mb2_tag(&b, 15, rsdp, sizeof(rsdp));
+	mb2_tag(&b, 12, sys, sizeof(sys));
+	total = mb2_end(&b);
+
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 0);
+	assert_int_equal(bi.proto, BOOT_MB2);
+	assert_string_equal(boot_path_name(&bi), "multiboot2-efi");
+	assert_true(bi.efi);
+	assert_false(bi.efi_bs_active);
+	assert_true(bi.efi_systab == 0x7f9e018);
+	assert_string_equal(bi.cmdline, cmd);
+	assert_false(bi.cmdline_truncated);
+	assert_string_equal(bi.loader, "GRUB 2.06");
+	assert_true(bi.have_meminfo);
+	assert_int_equal(bi.mem_lower_kb, 639);
+	assert_int_equal(bi.mem_upper_kb, 2095104);
+	expect_mmap(pc_map, ARRAY_SIZE(pc_map));
+	assert_false(bi.mmap_truncated);
+	assert_true(boot_usable_bytes(&bi) == PC_USABLE);
+	assert_int_equal(bi.rsdp_len, 36);
+	assert_memory_equal(bi.rsdp, rsdp, 36);
+	assert_int_equal(bi.mod_count, 0);
+	assert_int_equal(bi.keep_count, 1);
+	expect_region(&bi.keep[0], INFO, total);
+	/* Everything was copied: the loader's memory can go. */
+	memset(sim.mem, 0, sizeof(sim.mem));
+	assert_string_equal(bi.cmdline, cmd);
+	assert_true(bi.mmap[8].base == 0x100000000);
+}
+
+static void test_mb2_bios(void **state)
+{
+	uint8_t rsdp[20];
+	struct mb2b b;
+
+	(void)state;
+	make_rsdp(rsdp, sizeof(rsdp), 0);
+	mb2_begin(&b, INFO);
+	mb2_str(&b, 1, "");
+	mb2_str(&b, 2, "GRUB 2.06");
+	mb2_tag(&b, 14, rsdp, sizeof(rsdp));
+	mb2_mmap(&b, 24, pc_map, 4);
+	mb2_end(&b);
+
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 0);
+	assert_string_equal(boot_path_name(&bi), "multiboot2-bios");
+	assert_false(bi.efi);
+	assert_true(bi.efi_systab == 0);
+	assert_string_equal(bi.cmdline, "");
+	assert_false(bi.have_meminfo);
+	assert_int_equal(bi.rsdp_len, 20);
+	assert_memory_equal(bi.rsdp, rsdp, 20);
+	expect_mmap(pc_map, 4);
+	assert_true(boot_usable_bytes(&bi) == 0x9fc00 + 0x7ee0000);
+}
+
+static void test_mb2_efi32_and_boot_services(void **state)
+{
+	uint8_t sys[4], sys64[8];
+	struct mb2b b;
+
+	(void)state;
+	put32(sys, 0x3f8e1000);
+	mb2_begin(&b, INFO);
+	mb2_tag(&b, 11, sys, sizeof(sys));
+	mb2_tag(&b, 18, NULL, 0);
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 0);
+	assert_true(bi.efi);
+	assert_true(bi.efi_bs_active);
+	assert_true(bi.efi_systab == 0x3f8e1000);
+	assert_string_equal(boot_path_name(&bi), "multiboot2-efi");
+	assert_false(bi.have_mmap);
+	assert_true(boot_usable_bytes(&bi) == 0);
+	/* A 64-bit table pointer keeps all its bits. */
+	put64(sys64, 0x123456780ull);
+	mb2_begin(&b, INFO);
+	mb2_tag(&b, 12, sys64, sizeof(sys64));
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_true(bi.efi);
+	assert_false(bi.efi_bs_active);
+	assert_true(bi.efi_systab == 0x123456780ull);
+}
+
+/* The ACPI 2.0 copy wins whichever tag comes first. */
+static void test_mb2_rsdp_preference(void **state)
+{
+	uint8_t v1[20], v2[36];
+	struct mb2b b;
+
+	(void)state;
+	make_rsdp(v1, sizeof(v1), 0);
+	make_rsdp(v2, sizeof(v2), 2);
+	for (int order = 0; order < 2; order++) {
+		mb2_begin(&b, INFO);
+		mb2_tag(&b, order ? 15 : 14, order ? v2 : v1, order ? 36 : 20);
+		mb2_tag(&b, order ? 14 : 15, order ? v1 : v2, order ? 20 : 36);
+		mb2_end(&b);
+		assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+		assert_int_equal(bi.rsdp_len, 36);
+		assert_memory_equal(bi.rsdp, v2, 36);
+	}
+}
+
+static void mb2_module(struct mb2b *b, uint32_t start, uint32_t end)
+{
+	uint8_t p[16];
+
+	put32(p, start);
+	put32(p + 4, end);
+	memcpy(p + 8, "mod.bin", 8);
+	mb2_tag(b, 3, p, sizeof(p));
+}
+
+static void test_mb2_modules(void **state)
+{
+	struct mb2b b;
+	uint32_t total;
+
+	(void)state;
+	mb2_begin(&b, INFO);
+	mb2_module(&b, 0x200000, 0x201000);
+	mb2_module(&b, 0x300000, 0x2fffff); /* ends before it starts */
+	mb2_module(&b, 0x400000, 0x400010);
+	total = mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "mb2: module at 0x300000: module ends before it "
+			"starts");
+	assert_int_equal(bi.mod_count, 2);
+	expect_region(&bi.mods[0], 0x200000, 0x1000);
+	expect_region(&bi.mods[1], 0x400000, 0x10);
+	assert_int_equal(bi.keep_count, 3);
+	expect_region(&bi.keep[0], INFO, total);
+	expect_region(&bi.keep[1], 0x200000, 0x1000);
+	expect_region(&bi.keep[2], 0x400000, 0x10);
+}
+
+static void test_mb2_too_many_modules(void **state)
+{
+	struct mb2b b;
+
+	(void)state;
+	mb2_begin(&b, INFO);
+	for (uint32_t i = 0; i < BOOT_MODS_MAX + 1; i++)
+		mb2_module(&b, 0x200000 + i * 0x1000, 0x200800 + i * 0x1000);
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.mod_count, BOOT_MODS_MAX);
+	expect_region(&bi.mods[BOOT_MODS_MAX - 1], 0x20f000, 0x800);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "mb2: module at 0x210000: too many modules: ignored");
+}
+
+/* entry_size larger than 24 is honoured: the padding is skipped. */
+static void test_mb2_mmap_entry_size(void **state)
+{
+	struct mb2b b;
+
+	(void)state;
+	mb2_begin(&b, INFO);
+	mb2_mmap(&b, 40, pc_map, ARRAY_SIZE(pc_map));
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 0);
+	expect_mmap(pc_map, ARRAY_SIZE(pc_map));
+	assert_true(boot_usable_bytes(&bi) == PC_USABLE);
+}
+
+static void test_mb2_mmap_bad(void **state)
+{
+	uint8_t p[8 + 24 * 2 + 16];
+	struct mb2b b;
+
+	(void)state;
+	/* entry_size below 24: the map cannot be read. */
+	mb2_begin(&b, INFO);
+	mb2_mmap(&b, 16, pc_map, 4);
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "mb2: tag 6 at +0x8: entry_size < 24: map ignored");
+	assert_false(bi.have_mmap);
+	/* No entries at all. */
+	mb2_begin(&b, INFO);
+	mb2_mmap(&b, 24, pc_map, 0);
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	expect_error(0, "mb2: tag 6 at +0x8: memory map has no entries");
+	assert_false(bi.have_mmap);
+	/* A trailing partial entry is not read. */
+	memset(p, 0xff, sizeof(p));
+	put32(p, 24);
+	put32(p + 4, 0);
+	for (int i = 0; i < 2; i++) {
+		put64(p + 8 + 24 * i, pc_map[i].base);
+		put64(p + 16 + 24 * i, pc_map[i].len);
+		put32(p + 24 + 24 * i, pc_map[i].type);
+	}
+	mb2_begin(&b, INFO);
+	mb2_tag(&b, 6, p, sizeof(p));
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 0);
+	expect_mmap(pc_map, 2);
+}
+
+static void test_mb2_mmap_too_many(void **state)
+{
+	struct region *r = calloc(600, sizeof(*r));
+	struct mb2b b;
+
+	(void)state;
+	assert_non_null(r);
+	for (size_t i = 0; i < 600; i++)
+		r[i] = (struct region){i * 0x1000, 0x1000, MEM_USABLE};
+	mb2_begin(&b, INFO);
+	mb2_mmap(&b, 24, r, 600);
+	mb2_str(&b, 2, "after the map");
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_true(bi.mmap_truncated);
+	expect_mmap(r, BOOT_MMAP_MAX);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "boot: more than 512 memory regions: rest ignored");
+	assert_true(boot_usable_bytes(&bi) == BOOT_MMAP_MAX * 0x1000ull);
+	assert_string_equal(bi.loader, "after the map");
+	free(r);
+}
+
+static void test_mb2_mmap_odd_regions(void **state)
+{
+	static const struct region r[] = {
+		{0x1000, 0, MEM_USABLE}, /* empty: dropped */
+		{0x2000, 0x1000, 7},	 /* unknown type: kept */
+		{UINT64_MAX - 0xfff, 0x1000, MEM_RESERVED}, /* to the top */
+		{UINT64_MAX - 0xfff, 0x1001, MEM_USABLE},   /* wraps */
+	};
+	struct mb2b b;
+
+	(void)state;
+	mb2_begin(&b, INFO);
+	mb2_mmap(&b, 24, r, ARRAY_SIZE(r));
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "boot: memory region at 0xfffffffffffff000 wraps past "
+			"2^64: ignored");
+	expect_mmap(r + 1, 2);
+	assert_true(boot_usable_bytes(&bi) == 0);
+}
+
+/* A tag that claims more than the block holds ends the walk. */
+static void test_mb2_tag_past_total(void **state)
+{
+	uint8_t mem[8] = {0};
+	struct mb2b b;
+
+	(void)state;
+	mb2_begin(&b, INFO);
+	mb2_str(&b, 1, "kept");
+	mb2_raw(&b, 4, 0x100, mem, sizeof(mem));
+	mb2_str(&b, 2, "not reached");
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "mb2: tag 4 at +0x18: runs past total_size: rest "
+			"ignored");
+	assert_string_equal(bi.cmdline, "kept");
+	assert_false(bi.have_meminfo);
+	assert_string_equal(bi.loader, "");
+	/* Just 4 bytes too long is too long. */
+	mb2_begin(&b, INFO);
+	mb2_str(&b, 1, "kept");
+	mb2_u32s(&b, 4, 1, 2);
+	assert_int_equal(mb2_end(&b), 0x30);
+	w32(INFO + 0x18 + 4, 0x30 - 0x18 + 4);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "mb2: tag 4 at +0x18: runs past total_size: rest "
+			"ignored");
+	assert_false(bi.have_meminfo);
+	/* Ending exactly at total_size is fine (and then there is no end). */
+	w32(INFO + 0x18 + 4, 0x30 - 0x18);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "mb2: no end tag");
+	assert_true(bi.have_meminfo);
+}
+
+static void test_mb2_tag_size_below_8(void **state)
+{
+	struct mb2b b;
+
+	(void)state;
+	mb2_begin(&b, INFO);
+	mb2_str(&b, 2, "L");
+	mb2_raw(&b, 1, 4, NULL, 0);
+	mb2_str(&b, 1, "not reached");
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "mb2: tag 1 at +0x18: size below 8: rest ignored");
+	assert_string_equal(bi.loader, "L");
+	assert_string_equal(bi.cmdline, "");
+}
+
+static void test_mb2_no_end_tag(void **state)
+{
+	struct mb2b b;
+
+	(void)state;
+	/* The last tag ends exactly at total_size. */
+	mb2_begin(&b, INFO);
+	mb2_str(&b, 1, "console=com2");
+	mb2_u32s(&b, 4, 640, 1024);
+	w32(INFO, b.off);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "mb2: no end tag");
+	assert_string_equal(bi.cmdline, "console=com2");
+	assert_true(bi.have_meminfo);
+	expect_region(&bi.keep[0], INFO, b.off);
+	/* Or a few bytes too few for another tag header. */
+	w32(INFO, b.off + 4);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "mb2: no end tag");
+}
+
+static void test_mb2_total_size(void **state)
+{
+	static const uint32_t bad[] = {0, 8, 15, (1u << 20) + 1, UINT32_MAX};
+	char msg[BOOT_ERR_LEN];
+	struct mb2b b;
+
+	(void)state;
+	mb2_begin(&b, INFO);
+	assert_int_equal(mb2_end(&b), 16);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 0);
+	assert_int_equal(bi.proto, BOOT_MB2);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		w32(INFO, bad[i]);
+		assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), -1);
+		assert_int_equal(bi.error_count, 1);
+		snprintf(msg, sizeof(msg), "mb2: implausible total_size 0x%x",
+			 bad[i]);
+		expect_error(0, msg);
+		assert_string_equal(boot_path_name(&bi), "unknown");
+		assert_int_equal(bi.keep_count, 0);
+	}
+}
+
+static void test_mb2_unreadable(void **state)
+{
+	uint64_t end = SIM_BASE + SIM_SIZE;
+	struct mb2b b;
+
+	(void)state;
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, 0x1000), -1);
+	expect_error(0, "mb2: info block unreadable at 0x1000");
+	/* The header is readable but the block runs off the memory. */
+	mb2_begin(&b, end - 24);
+	mb2_end(&b);
+	w32(end - 24, 32);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, end - 24), -1);
+	assert_int_equal(bi.error_count, 1);
+	/* A hole inside the block. */
+	mb2_begin(&b, INFO);
+	mb2_str(&b, 1, "x");
+	mb2_end(&b);
+	sim.hole_lo = INFO + 12;
+	sim.hole_hi = INFO + 13;
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), -1);
+	expect_error(0, "mb2: info block unreadable at 0x101000");
+	sim.hole_lo = sim.hole_hi = 0;
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_string_equal(bi.cmdline, "x");
+	assert_int_equal(bi.error_count, 0);
+}
+
+static void test_mb2_strings(void **state)
+{
+	char big[2000];
+	struct mb2b b;
+
+	(void)state;
+	/* No NUL inside the tag: what is there is kept, marked truncated. */
+	mb2_begin(&b, INFO);
+	mb2_tag(&b, 1, "abc", 3);
+	mb2_tag(&b, 2, "GRUB", 4);
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 2);
+	expect_error(0, "mb2: tag 1 at +0x8: string without NUL: truncated");
+	expect_error(1, "mb2: tag 2 at +0x18: string without NUL: truncated");
+	assert_string_equal(bi.cmdline, "abc");
+	assert_true(bi.cmdline_truncated);
+	assert_string_equal(bi.loader, "GRUB");
+	/* An empty tag has no NUL either. */
+	mb2_begin(&b, INFO);
+	mb2_tag(&b, 1, NULL, 0);
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	expect_error(0, "mb2: tag 1 at +0x8: string without NUL: truncated");
+	assert_string_equal(bi.cmdline, "");
+	/* Longest that fits, then one more. */
+	memset(big, 'c', sizeof(big));
+	big[BOOT_CMDLINE_MAX - 1] = '\0';
+	mb2_begin(&b, INFO);
+	mb2_str(&b, 1, big);
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 0);
+	assert_false(bi.cmdline_truncated);
+	assert_string_equal(bi.cmdline, big);
+	big[BOOT_CMDLINE_MAX - 1] = 'c';
+	big[sizeof(big) - 1] = '\0';
+	mb2_begin(&b, INFO);
+	mb2_str(&b, 1, big);
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "mb2: tag 1 at +0x8: string too long: truncated");
+	assert_true(bi.cmdline_truncated);
+	assert_int_equal(strlen(bi.cmdline), BOOT_CMDLINE_MAX - 1);
+	/* A long loader name is cut to fit without complaint. */
+	mb2_begin(&b, INFO);
+	mb2_str(&b, 2, big);
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, 0);
+	assert_int_equal(strlen(bi.loader), sizeof(bi.loader) - 1);
+	assert_false(bi.cmdline_truncated);
+}
+
+static void test_mb2_short_tags(void **state)
+{
+	static const uint32_t types[] = {3, 4, 6, 11, 12, 14, 15};
+	static const uint32_t sizes[] = {15, 12, 15, 11, 12, 27, 43};
+	uint8_t zero[40] = {0};
+	char msg[BOOT_ERR_LEN];
+	struct mb2b b;
+
+	(void)state;
+	mb2_begin(&b, INFO);
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
+		mb2_raw(&b, types[i], sizes[i], zero, sizes[i] - 8);
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, ARRAY_SIZE(types));
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
+		snprintf(msg, sizeof(msg), "mb2: tag %u at +0x", types[i]);
+		assert_memory_equal(bi.errors[i], msg, strlen(msg));
+		assert_non_null(strstr(bi.errors[i], ": too short: ignored"));
+	}
+	assert_int_equal(bi.mod_count, 0);
+	assert_false(bi.have_meminfo);
+	assert_false(bi.have_mmap);
+	assert_false(bi.efi);
+	assert_int_equal(bi.rsdp_len, 0);
+}
+
+/* More problems than errors[] holds: all counted, the first ones kept. */
+static void test_error_overflow(void **state)
+{
+	struct mb2b b;
+
+	(void)state;
+	mb2_begin(&b, INFO);
+	for (int i = 0; i < BOOT_ERR_MAX + 4; i++)
+		mb2_raw(&b, 4, 12, "\0\0\0\0", 4);
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_int_equal(bi.error_count, BOOT_ERR_MAX + 4);
+	expect_error(0, "mb2: tag 4 at +0x8: too short: ignored");
+	expect_error(BOOT_ERR_MAX - 1, "mb2: tag 4 at +0x78: too short: "
+				       "ignored");
+}
+
+static void test_bad_magic_and_reader(void **state)
+{
+	struct mb2b b;
+
+	(void)state;
+	mb2_begin(&b, INFO);
+	mb2_end(&b);
+	assert_int_equal(run(0x12345678, INFO), -1);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "boot: unknown loader magic 0x12345678");
+	assert_string_equal(boot_path_name(&bi), "unknown");
+	assert_int_equal(sim.reads, 0);
+	memset(&bi, 0x5a, sizeof(bi));
+	assert_int_equal(
+		multiboot_parse(MB2_BOOTLOADER_MAGIC, INFO, NULL, &sim, &bi),
+		-1);
+	assert_int_equal(bi.proto, BOOT_NONE);
+	assert_int_equal(bi.error_count, 1);
+	assert_int_equal(bi.keep_count, 0);
+}
+
+/* Multiboot 1: the info block, and what its flags point at. */
+#define MB1_ALL \
+	((1u << 0) | (1u << 1) | (1u << 2) | (1u << 3) | (1u << 6) | (1u << 9))
+#define MB1_CMD	 (SIM_BASE + 0x800)
+#define MB1_MODS (SIM_BASE + 0x900)
+#define MB1_MMAP (SIM_BASE + 0xa00)
+#define MB1_NAME (SIM_BASE + 0xc00)
+
+/* A map entry: size, base, length, type (+ padding for larger sizes). */
+static uint64_t mb1_entry(uint64_t at, uint32_t size, const struct region *r)
+{
+	w32(at, size);
+	put64(sim_at(at + 4, 8), r->base);
+	put64(sim_at(at + 12, 8), r->len);
+	w32(at + 20, r->type);
+	return at + 4 + size;
+}
+
+/* Lays out a full mb1 info block at SIM_BASE; returns the mmap length. */
+static uint32_t mb1_build(const char *cmd)
+{
+	uint64_t at = MB1_MMAP;
+
+	w32(SIM_BASE, MB1_ALL);
+	w32(SIM_BASE + 4, 639);
+	w32(SIM_BASE + 8, 129920);
+	w32(SIM_BASE + 12, 0x8000ffff);
+	w32(SIM_BASE + 16, (uint32_t)MB1_CMD);
+	wstr(MB1_CMD, cmd);
+	w32(SIM_BASE + 20, 2);
+	w32(SIM_BASE + 24, (uint32_t)MB1_MODS);
+	w32(MB1_MODS, 0x110000);
+	w32(MB1_MODS + 4, 0x110400);
+	w32(MB1_MODS + 16, 0x112000);
+	w32(MB1_MODS + 20, 0x112010);
+	for (size_t i = 0; i < ARRAY_SIZE(pc_map); i++)
+		at = mb1_entry(at, i == 7 ? 28 : 20, &pc_map[i]);
+	w32(SIM_BASE + 44, (uint32_t)(at - MB1_MMAP));
+	w32(SIM_BASE + 48, (uint32_t)MB1_MMAP);
+	w32(SIM_BASE + 64, (uint32_t)MB1_NAME);
+	wstr(MB1_NAME, "QEMU");
+	return (uint32_t)(at - MB1_MMAP);
+}
+
+static void test_mb1_full(void **state)
+{
+	const char *cmd = "/boot/k console=com2";
+	uint32_t mlen = mb1_build(cmd);
+
+	(void)state;
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+	assert_int_equal(bi.error_count, 0);
+	assert_int_equal(bi.proto, BOOT_MB1);
+	assert_string_equal(boot_path_name(&bi), "multiboot1");
+	assert_false(bi.efi);
+	assert_true(bi.have_meminfo);
+	assert_int_equal(bi.mem_lower_kb, 639);
+	assert_int_equal(bi.mem_upper_kb, 129920);
+	assert_string_equal(bi.cmdline, cmd);
+	assert_string_equal(bi.loader, "QEMU");
+	expect_mmap(pc_map, ARRAY_SIZE(pc_map));
+	assert_true(boot_usable_bytes(&bi) == PC_USABLE);
+	assert_int_equal(bi.mod_count, 2);
+	expect_region(&bi.mods[0], 0x110000, 0x400);
+	expect_region(&bi.mods[1], 0x112000, 0x10);
+	assert_int_equal(bi.rsdp_len, 0);
+	assert_int_equal(bi.keep_count, 7);
+	expect_region(&bi.keep[0], SIM_BASE, 68);
+	expect_region(&bi.keep[1], MB1_CMD, strlen(cmd) + 1);
+	expect_region(&bi.keep[2], MB1_MODS, 32);
+	expect_region(&bi.keep[3], 0x110000, 0x400);
+	expect_region(&bi.keep[4], 0x112000, 0x10);
+	expect_region(&bi.keep[5], MB1_MMAP, mlen);
+	expect_region(&bi.keep[6], MB1_NAME, 5);
+}
+
+/* Only the fields that the flags announce are read, or used. */
+static void test_mb1_flags(void **state)
+{
+	uint64_t end = SIM_BASE + SIM_SIZE;
+
+	(void)state;
+	mb1_build("unused");
+	w32(SIM_BASE, 1u << 1);
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+	assert_int_equal(bi.error_count, 0);
+	assert_false(bi.have_meminfo);
+	assert_string_equal(bi.cmdline, "");
+	assert_string_equal(bi.loader, "");
+	assert_false(bi.have_mmap);
+	assert_int_equal(bi.mod_count, 0);
+	assert_int_equal(bi.keep_count, 1);
+	expect_region(&bi.keep[0], SIM_BASE, 4);
+	/* A block at the very end of memory: 12 bytes are all there is. */
+	w32(end - 12, 1u << 0);
+	w32(end - 8, 640);
+	w32(end - 4, 1024);
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, end - 12), 0);
+	assert_int_equal(bi.mem_upper_kb, 1024);
+	w32(end - 12, (1u << 0) | (1u << 2));
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, end - 12), -1);
+	expect_error(0, "mb1: info block unreadable at 0x11fff4");
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, end - 2), -1);
+}
+
+/* Each flag needs the info block up to its field, and not a byte more. */
+static void test_mb1_info_sizes(void **state)
+{
+	uint64_t end = SIM_BASE + SIM_SIZE, at;
+	struct region r = {0x100000, 0x1000000, MEM_USABLE};
+
+	(void)state;
+	at = end - 20;
+	w32(at, 1u << 2);
+	w32(at + 16, (uint32_t)MB1_CMD);
+	wstr(MB1_CMD, "cpus=2");
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, at), 0);
+	assert_string_equal(bi.cmdline, "cpus=2");
+	expect_region(&bi.keep[0], at, 20);
+
+	at = end - 28;
+	w32(at, 1u << 3);
+	w32(at + 20, 1);
+	w32(at + 24, (uint32_t)MB1_MODS);
+	w32(MB1_MODS, 0x200000);
+	w32(MB1_MODS + 4, 0x200100);
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, at), 0);
+	assert_int_equal(bi.mod_count, 1);
+	expect_region(&bi.keep[0], at, 28);
+
+	at = end - 52;
+	w32(at, 1u << 6);
+	w32(at + 44, 24);
+	w32(at + 48, (uint32_t)MB1_MMAP);
+	mb1_entry(MB1_MMAP, 20, &r);
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, at), 0);
+	expect_mmap(&r, 1);
+	expect_region(&bi.keep[0], at, 52);
+
+	at = end - 68;
+	w32(at, 1u << 9);
+	w32(at + 64, (uint32_t)MB1_NAME);
+	wstr(MB1_NAME, "GRUB 0.97");
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, at), 0);
+	assert_string_equal(bi.loader, "GRUB 0.97");
+	expect_region(&bi.keep[0], at, 68);
+	assert_int_equal(bi.error_count, 0);
+}
+
+static void test_mb1_cmdline(void **state)
+{
+	char big[BOOT_CMDLINE_MAX + 8];
+
+	(void)state;
+	mb1_build("x");
+	memset(big, 'a', sizeof(big));
+	big[BOOT_CMDLINE_MAX - 1] = '\0';
+	wstr(SIM_BASE + 0x4000, big);
+	w32(SIM_BASE + 16, (uint32_t)SIM_BASE + 0x4000);
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+	assert_int_equal(bi.error_count, 0);
+	assert_false(bi.cmdline_truncated);
+	assert_string_equal(bi.cmdline, big);
+	expect_region(&bi.keep[1], SIM_BASE + 0x4000, BOOT_CMDLINE_MAX);
+	/* One byte more. */
+	big[BOOT_CMDLINE_MAX - 1] = 'a';
+	big[BOOT_CMDLINE_MAX] = '\0';
+	wstr(SIM_BASE + 0x4000, big);
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "mb1: string at 0x104000 too long: truncated");
+	assert_true(bi.cmdline_truncated);
+	assert_int_equal(strlen(bi.cmdline), BOOT_CMDLINE_MAX - 1);
+	/* Outside memory. */
+	w32(SIM_BASE + 16, 0x50);
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+	expect_error(0, "mb1: string unreadable at 0x50");
+	assert_string_equal(bi.cmdline, "");
+	assert_string_equal(bi.loader, "QEMU");
+	/* Running into the end of memory: the part read is kept. */
+	memcpy(sim_at(SIM_BASE + SIM_SIZE - 3, 3), "abc", 3);
+	w32(SIM_BASE + 16, (uint32_t)(SIM_BASE + SIM_SIZE - 3));
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+	expect_error(0, "mb1: string unreadable at 0x120000");
+	assert_string_equal(bi.cmdline, "abc");
+	/* A long loader name is cut to fit without complaint. */
+	w32(SIM_BASE + 16, (uint32_t)MB1_CMD);
+	w32(SIM_BASE + 64, (uint32_t)SIM_BASE + 0x4000);
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+	assert_int_equal(bi.error_count, 0);
+	assert_int_equal(strlen(bi.loader), sizeof(bi.loader) - 1);
+}
+
+static void test_mb1_mmap_bad(void **state)
+{
+	static const char *const msgs[] = {
+		"mb1: bad memory map entry at +0x18: rest ignored",
+		"mb1: bad memory map entry at +0x18: rest ignored",
+		"mb1: memory map length 0x0: ignored",
+		"mb1: memory map length 0x100001: ignored",
+		"mb1: memory map unreadable at 0x100a18",
+	};
+	uint64_t at;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(msgs); i++) {
+		mb1_build("x");
+		at = mb1_entry(MB1_MMAP, 20, &pc_map[0]);
+		if (i == 0) /* an entry size below 20 */
+			mb1_entry(at, 12, &pc_map[1]);
+		if (i == 1) /* an entry running past mmap_length */
+			w32(SIM_BASE + 44, 24 + 20);
+		if (i == 2)
+			w32(SIM_BASE + 44, 0);
+		if (i == 3)
+			w32(SIM_BASE + 44, (1u << 20) + 1);
+		if (i == 4) { /* the second entry cannot be read */
+			sim.hole_lo = at + 8;
+			sim.hole_hi = at + 9;
+		}
+		assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+		assert_int_equal(bi.error_count, 1);
+		expect_error(0, msgs[i]);
+		assert_int_equal(bi.mmap_count, i < 2 || i == 4 ? 1 : 0);
+		assert_int_equal(bi.mod_count, 2);
+		assert_string_equal(bi.loader, "QEMU");
+		sim.hole_lo = sim.hole_hi = 0;
+	}
+}
+
+static void test_mb1_mods_bad(void **state)
+{
+	(void)state;
+	mb1_build("x");
+	w32(SIM_BASE + 20, 1000);
+	for (uint32_t i = 0; i < 1000 && i < 40; i++) {
+		w32(MB1_MODS + 0x2000 + 16 * i, 0x110000 + i);
+		w32(MB1_MODS + 0x2004 + 16 * i, 0x110001 + i);
+	}
+	w32(SIM_BASE + 24, (uint32_t)MB1_MODS + 0x2000);
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "mb1: more than 16 modules: rest ignored");
+	assert_int_equal(bi.mod_count, BOOT_MODS_MAX);
+	expect_region(&bi.mods[15], 0x11000f, 1);
+	expect_region(&bi.keep[2], MB1_MODS + 0x2000, 16 * BOOT_MODS_MAX);
+	/* Just one too many. */
+	w32(SIM_BASE + 20, BOOT_MODS_MAX + 1);
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+	assert_int_equal(bi.error_count, 1);
+	expect_error(0, "mb1: more than 16 modules: rest ignored");
+	assert_int_equal(bi.mod_count, BOOT_MODS_MAX);
+	/* The list itself cannot be read past its first entry. */
+	w32(SIM_BASE + 20, 2);
+	w32(SIM_BASE + 24, (uint32_t)(SIM_BASE + SIM_SIZE - 16));
+	w32(SIM_BASE + SIM_SIZE - 16, 0x300000);
+	w32(SIM_BASE + SIM_SIZE - 12, 0x200000);
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+	assert_int_equal(bi.error_count, 2);
+	expect_error(0, "mb1: module at 0x300000: module ends before it "
+			"starts");
+	expect_error(1, "mb1: module list unreadable at 0x120000");
+	assert_int_equal(bi.mod_count, 0);
+}
+
+static void test_usable_bytes(void **state)
+{
+	(void)state;
+	memset(&bi, 0, sizeof(bi));
+	assert_string_equal(boot_path_name(NULL), "unknown");
+	assert_string_equal(boot_path_name(&bi), "unknown");
+	bi.mmap_count = 4;
+	bi.mmap[0] = (struct boot_region){0, 1ull << 63, MEM_USABLE};
+	bi.mmap[1] = (struct boot_region){0, 5, MEM_RESERVED};
+	bi.mmap[2] = (struct boot_region){0, 1ull << 62, MEM_USABLE};
+	assert_true(boot_usable_bytes(&bi) == (1ull << 63) + (1ull << 62));
+	/* Overlaps are not merged; the sum saturates instead of wrapping. */
+	bi.mmap[3] = (struct boot_region){0, 1ull << 62, MEM_USABLE};
+	assert_true(boot_usable_bytes(&bi) == UINT64_MAX);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, sim_setup, sim_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_mb2_qemu_efi),
+		T(test_mb2_bios),
+		T(test_mb2_efi32_and_boot_services),
+		T(test_mb2_rsdp_preference),
+		T(test_mb2_modules),
+		T(test_mb2_too_many_modules),
+		T(test_mb2_mmap_entry_size),
+		T(test_mb2_mmap_bad),
+		T(test_mb2_mmap_too_many),
+		T(test_mb2_mmap_odd_regions),
+		T(test_mb2_tag_past_total),
+		T(test_mb2_tag_size_below_8),
+		T(test_mb2_no_end_tag),
+		T(test_mb2_total_size),
+		T(test_mb2_unreadable),
+		T(test_mb2_strings),
+		T(test_mb2_short_tags),
+		T(test_error_overflow),
+		T(test_bad_magic_and_reader),
+		T(test_mb1_full),
+		T(test_mb1_flags),
+		T(test_mb1_info_sizes),
+		T(test_mb1_cmdline),
+		T(test_mb1_mmap_bad),
+		T(test_mb1_mods_bad),
+		T(test_usable_bytes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
