@@ -1,0 +1,457 @@
+#!/usr/bin/env python3
+"""Boot the harness under QEMU in a matrix of configurations and check each
+console log against PROTOCOL.md.
+
+usage: python3 tests/qemu/runner.py [--jobs N] [--group G] [--case NAME]
+                                    [--list] [--qemu PATH] [--no-build]
+                                    [--kernel ELF] [--timeout-scale F]
+                                    [--budget SECONDS]
+
+Run from anywhere (paths are relative to the repository). The cases are in
+tests/qemu/cases.tsv (its header says what each column means). For each one
+it calls ./run-qemu.sh, keeps the console in build/test-logs/NAME.log (and
+the records in NAME.jsonl), checks the exit status and the log (with
+tools/checklog.py and the case's own checks), and prints one line:
+    ok N - NAME (Xs)
+    not ok N - NAME: reason
+    ok N - NAME # SKIP reason
+followed, for a failure, by '#' lines with every problem found. The last line
+is "N passed, N failed, N skipped"; the exit status is 1 if anything failed.
+
+Before the cases it runs the checklog self-test and builds the kernel once
+(make), so that parallel runs do not race to build it.
+"""
+
+import argparse
+import fnmatch
+import io
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import unittest
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+# No __pycache__ beside the sources (nothing to ignore or to commit by mistake).
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, HERE)
+
+import checklog  # noqa: E402
+
+CASES_FILE = os.path.join(HERE, "cases.tsv")
+LOG_DIR = os.path.join(ROOT, "build", "test-logs")
+HOST_TSC = os.path.join(ROOT, "build", "host", "host-tsc-khz")
+QEMU10 = os.path.join(ROOT, "build", "qemu10", "usr", "bin", "qemu-system-x86_64")
+OVMF = ("/usr/share/OVMF/OVMF_CODE_4M.fd", "/usr/share/OVMF/OVMF_VARS_4M.fd")
+COLUMNS = ("name", "group", "boot", "machine", "smp", "cpu", "status",
+           "timeout", "args", "options", "checks")
+# run-qemu.sh's exit status -> the guest's EXIT: STATUS that must be printed.
+GUEST_STATUS = {0: 0, 1: 1, 77: 38, 3: 63}
+TSC_TOLERANCE = 0.01  # guest TSC under TCG = host TSC: within 1%
+
+
+class Case:
+    """One row of cases.tsv."""
+
+    def __init__(self, fields, where):
+        row = dict(zip(COLUMNS, fields))
+        self.where = where
+        self.name = row["name"]
+        self.group = row["group"]
+        self.boot = row["boot"]
+        self.machine = row["machine"]
+        self.smp = int(row["smp"])
+        self.cpu = row["cpu"]
+        self.status = int(row["status"])
+        self.timeout = int(row["timeout"])
+        self.args = [decode_escapes(w) for w in words(row["args"])]
+        self.options = words(row["options"])
+        self.expect_text, self.expect_fields = [], {}
+        self.expect_boot, self.tsc, self.needs = None, False, []
+        for item in words(row["checks"]):
+            self.add_check(item)
+        if self.boot in ("bios", "uefi"):
+            self.needs.append("grub")
+        if self.boot == "uefi":
+            self.needs.append("ovmf")
+        if "--qemu10" in self.options:
+            self.needs.append("qemu10")
+
+    def add_check(self, item):
+        """One word of the checks column (see cases.tsv)."""
+        key, _, val = item.partition("=")
+        if key == "boot":
+            self.expect_boot = val
+        elif key == "text":
+            re.compile(val)
+            self.expect_text.append(val)
+        elif key == "field":
+            k, v = checklog.parse_field(val)
+            self.expect_fields[k] = v
+        elif key == "needs":
+            self.needs.append(val)
+        elif item == "tsc":
+            self.tsc = True
+        else:
+            raise ValueError(f"unknown check '{item}'")
+
+
+def words(text):
+    """A column as shell words; '-' is empty."""
+    return [] if text == "-" else shlex.split(text)
+
+
+def decode_escapes(word):
+    """A kernel argument as bytes: \\xNN becomes that byte, so that the
+    table can hold control and non-ASCII bytes in plain text."""
+    raw = os.fsencode(word)
+    return re.sub(rb"\\x([0-9a-fA-F]{2})", lambda m: bytes([int(m.group(1), 16)]), raw)
+
+
+def load_cases(path=CASES_FILE):
+    """The cases in the table, in order; raises ValueError naming the line
+    of a malformed row."""
+    cases, names = [], set()
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            # Columns are separated by one or more tabs (to align them);
+            # an empty column is written '-'.
+            fields = [x for x in line.split("\t") if x != ""]
+            where = f"{os.path.relpath(path, ROOT)}:{lineno}"
+            if len(fields) != len(COLUMNS):
+                raise ValueError(f"{where}: {len(fields)} columns, expected {len(COLUMNS)}")
+            try:
+                case = Case(fields, where)
+            except (ValueError, re.error) as exc:
+                raise ValueError(f"{where}: {exc}") from None
+            if case.name in names:
+                raise ValueError(f"{where}: case '{case.name}' twice")
+            if case.status not in GUEST_STATUS:
+                raise ValueError(f"{where}: status {case.status} is not 0, 1, 3 or 77")
+            names.add(case.name)
+            cases.append(case)
+    return cases
+
+
+def have_tools():
+    """What is available here: {need: None if present, else why not}."""
+    grub = None
+    for tool, pkg in (("grub-mkrescue", "grub-common"), ("xorriso", "xorriso"),
+                      ("mformat", "mtools")):
+        if not shutil.which(tool):
+            grub = f"no {tool} (apt-get install {pkg})"
+    for plat, pkg in (("i386-pc", "grub-pc-bin"), ("x86_64-efi", "grub-efi-amd64-bin")):
+        if not os.path.isdir(f"/usr/lib/grub/{plat}"):
+            grub = f"no GRUB for {plat} (apt-get install {pkg})"
+    return {
+        "grub": grub,
+        "ovmf": None if all(os.path.isfile(f) for f in OVMF)
+        else "no OVMF firmware (apt-get install ovmf)",
+        "qemu10": None if os.access(QEMU10, os.X_OK)
+        else "no QEMU 10 (run tools/fetch-qemu10.sh)",
+        "kvm": None if os.access("/dev/kvm", os.R_OK | os.W_OK) else "no usable /dev/kvm",
+    }
+
+
+class Reporter:
+    """Prints one numbered line per result, thread-safe, and counts."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.n = 0
+        self.passed = self.failed = self.skipped = 0
+
+    def ok(self, name, secs):
+        self._line(f"ok {{n}} - {name} ({secs:.1f}s)", "passed")
+
+    def skip(self, name, why):
+        self._line(f"ok {{n}} - {name} # SKIP {why}", "skipped")
+
+    def fail(self, name, reason, details=()):
+        self._line(f"not ok {{n}} - {name}: {reason}", "failed", details)
+
+    def _line(self, fmt, counter, details=()):
+        with self.lock:
+            self.n += 1
+            setattr(self, counter, getattr(self, counter) + 1)
+            print(fmt.format(n=self.n), flush=True)
+            for d in details:
+                print(f"#   {d}", flush=True)
+
+    def total(self):
+        """The closing line."""
+        return f"{self.passed} passed, {self.failed} failed, {self.skipped} skipped"
+
+
+def run_selftest():
+    """tools/checklog.py against its sample logs; returns (ok, details)."""
+    import test_checklog  # noqa: E402  (tests/qemu, on the path above)
+    suite = unittest.defaultTestLoader.loadTestsFromModule(test_checklog)
+    out = io.StringIO()
+    res = unittest.TextTestRunner(stream=out, verbosity=0).run(suite)
+    details = [ln for ln in out.getvalue().splitlines() if ln.strip()] if not res.wasSuccessful() else []
+    return res.wasSuccessful(), details[-20:]
+
+
+def build():
+    """make -s; returns (ok, why, last lines of output, seconds)."""
+    t0 = time.monotonic()
+    proc = subprocess.run(["make", "-C", ROOT, "-s"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, check=False)
+    tail = proc.stdout.decode("utf-8", "replace").splitlines()[-15:]
+    ok = proc.returncode == 0 and os.path.isfile(os.path.join(ROOT, "build", "shootdown.elf"))
+    why = f"make exited {proc.returncode}" if proc.returncode else "no build/shootdown.elf after make"
+    return ok, why, tail, time.monotonic() - t0
+
+
+def build_host_tsc():
+    """Compiles tools/host-tsc-khz.c; returns None or why it failed."""
+    os.makedirs(os.path.dirname(HOST_TSC), exist_ok=True)
+    cc = os.environ.get("HOSTCC") or shutil.which("cc") or "gcc"
+    proc = subprocess.run([cc, "-O2", "-Wall", "-o", HOST_TSC,
+                           os.path.join(ROOT, "tools", "host-tsc-khz.c")],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
+    if proc.returncode != 0:
+        return f"host-tsc-khz did not build ({cc} exited {proc.returncode})"
+    return None
+
+
+def host_tsc_khz():
+    """The host's TSC rate, or None if it cannot be measured."""
+    try:
+        out = subprocess.run([HOST_TSC], stdout=subprocess.PIPE, check=True, timeout=30).stdout
+        return int(out.strip())
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+
+
+class Runner:
+    """Runs cases through run-qemu.sh and judges them."""
+
+    def __init__(self, opts):
+        self.opts = opts
+        self.procs = set()
+        self.lock = threading.Lock()
+        self.host_khz = None
+        self.stopping = False
+        self.deadline = time.monotonic() + opts.budget
+
+    def command(self, case, log, jsonl):
+        """The run-qemu.sh command line for a case."""
+        cmd = [os.path.join(ROOT, "run-qemu.sh"), "--no-build", "--boot", case.boot,
+               "--machine", case.machine, "--smp", str(case.smp), "--cpu", case.cpu,
+               "--timeout", str(self.timeout(case)), "--log", log, "--json", jsonl]
+        if self.opts.qemu and "--qemu10" not in case.options and "--qemu" not in case.options:
+            cmd += ["--qemu", self.opts.qemu]
+        if self.opts.kernel:
+            cmd += ["--kernel", self.opts.kernel]
+        cmd += case.options
+        return [os.fsencode(c) for c in cmd] + [b"--"] + case.args
+
+    def timeout(self, case):
+        """The case's timeout, scaled."""
+        return max(1, int(case.timeout * self.opts.timeout_scale))
+
+    def execute(self, case):
+        """Boots one case; returns (exit status, stderr lines, seconds, log).
+        A case whose turn comes after the time budget is spent, or after
+        Ctrl-C, is not started (status None)."""
+        if self.stopping or time.monotonic() > self.deadline:
+            return None, ["not started: the time budget (--budget) was spent"], 0.0, None
+        os.makedirs(LOG_DIR, exist_ok=True)
+        log = os.path.join(LOG_DIR, case.name + ".log")
+        jsonl = os.path.join(LOG_DIR, case.name + ".jsonl")
+        t0 = time.monotonic()
+        # Own session: a stuck run can be killed with everything it started.
+        proc = subprocess.Popen(self.command(case, log, jsonl), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                start_new_session=True)
+        with self.lock:
+            self.procs.add(proc)
+        try:
+            _, err = proc.communicate(timeout=self.timeout(case) + 60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            _, err = proc.communicate()
+            err = b"run-qemu.sh did not end within its own timeout + 60 s: killed\n"
+        finally:
+            with self.lock:
+                self.procs.discard(proc)
+        lines = [ln for ln in err.decode("utf-8", "replace").splitlines() if ln.strip()]
+        return proc.returncode, lines, time.monotonic() - t0, log
+
+    def judge(self, case, status, errlines, log):
+        """(reason, details) of a failure, or (None, []) when the case passed."""
+        last = errlines[-1] if errlines else "(run-qemu.sh printed nothing)"
+        if status is None:
+            return last, []
+        problems = []
+        if status != case.status:
+            problems.append(f"run-qemu.sh exited {status}, expected {case.status}: {last}")
+        if status in (2, 124) or not os.path.exists(log):
+            # No complete console to check: the status says it all.
+            return (problems[0] if problems else last), errlines[-10:]
+        rep = checklog.check_file(log, expect_status=GUEST_STATUS[case.status],
+                                  expect_boot=case.expect_boot, expect_text=case.expect_text,
+                                  expect_fields=case.expect_fields)
+        problems += rep.problems
+        if case.tsc and rep.env is not None:
+            problems += self.check_tsc(rep.env)
+        if not problems:
+            return None, []
+        reason = problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
+        return reason, problems + [f"console: {os.path.relpath(log, ROOT)}"]
+
+    def check_tsc(self, env):
+        """The guest's TSC rate against the host's."""
+        guest = env.get("tsc_khz")
+        if self.host_khz is None:
+            return ["could not measure the host's TSC rate (build/host/host-tsc-khz)"]
+        if not isinstance(guest, int):
+            return [f"guest tsc_khz is {json.dumps(guest)}, expected about {self.host_khz}"]
+        off = abs(guest - self.host_khz) / self.host_khz
+        if off > TSC_TOLERANCE:
+            return [f"guest tsc_khz {guest} is {off:.2%} off the host's {self.host_khz} "
+                    f"(tolerance {TSC_TOLERANCE:.0%})"]
+        return []
+
+    def stop_all(self):
+        """Ctrl-C: stop every run (run-qemu.sh stops its QEMU on TERM)."""
+        self.stopping = True
+        with self.lock:
+            for proc in self.procs:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+
+
+def select(cases, opts):
+    """The cases chosen by --group and --case (shell patterns)."""
+    chosen = cases
+    if opts.group:
+        groups = {g for arg in opts.group for g in arg.split(",")}
+        chosen = [c for c in chosen if c.group in groups]
+    if opts.case:
+        chosen = [c for c in chosen if any(fnmatch.fnmatchcase(c.name, p) for p in opts.case)]
+    return chosen
+
+
+def list_cases(cases):
+    """--list: the table, readable."""
+    print(f"{'name':28} {'group':9} {'boot':6} {'machine':7} {'smp':>3} {'cpu':9} "
+          f"{'status':>6} {'timeout':>7}  args")
+    for c in cases:
+        args = " ".join(a.decode("latin-1").encode("unicode_escape").decode() for a in c.args)
+        print(f"{c.name:28} {c.group:9} {c.boot:6} {c.machine:7} {c.smp:>3} {c.cpu:9} "
+              f"{c.status:>6} {c.timeout:>7}  {args}")
+
+
+def main(argv=None):
+    """Command line entry point; returns the exit status."""
+    ap = argparse.ArgumentParser(description="Boot the harness in a matrix of QEMU "
+                                 "configurations and check every console log.")
+    ap.add_argument("--jobs", "-j", type=int, default=2, help="runs at once (default 2)")
+    ap.add_argument("--group", "-g", action="append", help="only these groups (repeat or a,b)")
+    ap.add_argument("--case", "-c", action="append", help="only cases matching (shell pattern)")
+    ap.add_argument("--list", action="store_true", help="list the cases and stop")
+    ap.add_argument("--qemu", help="QEMU binary for every case (passed to run-qemu.sh)")
+    ap.add_argument("--no-build", action="store_true", help="do not run make first")
+    ap.add_argument("--kernel", help="boot this ELF instead of build/shootdown.elf (implies --no-build)")
+    ap.add_argument("--timeout-scale", type=float, default=1.0,
+                    help="multiply every case's timeout (slow machines)")
+    ap.add_argument("--budget", type=float, default=900,
+                    help="start no case after this many seconds (default 900): a "
+                    "kernel that hangs everywhere fails in bounded time")
+    ap.add_argument("--cases", default=CASES_FILE, help=argparse.SUPPRESS)
+    opts = ap.parse_args(argv)
+    if opts.jobs < 1:
+        ap.error("--jobs must be at least 1")
+    try:
+        cases = select(load_cases(opts.cases), opts)
+    except (OSError, ValueError) as exc:
+        print(f"runner: {exc}", file=sys.stderr)
+        return 2
+    if opts.list:
+        list_cases(cases)
+        return 0
+    if not cases:
+        print("runner: no case matches --group/--case (try --list)", file=sys.stderr)
+        return 2
+
+    if opts.kernel:
+        opts.kernel = os.path.abspath(opts.kernel)
+    rep = Reporter()
+    t0 = time.monotonic()
+    ok, details = run_selftest()
+    if ok:
+        rep.ok("checklog self-test", time.monotonic() - t0)
+    else:
+        rep.fail("checklog self-test", "tools/checklog.py fails its sample logs", details)
+
+    tools = have_tools()
+    built = True
+    if not opts.no_build and not opts.kernel:
+        built, why, tail, secs = build()
+        if built:
+            rep.ok("build (make)", secs)
+        else:
+            rep.fail("build (make)", why, tail)
+
+    runner = Runner(opts)
+    if any(c.tsc for c in cases):
+        tools["host-tsc"] = build_host_tsc()
+        if tools["host-tsc"] is None:
+            runner.host_khz = host_tsc_khz()
+            if runner.host_khz is None:
+                tools["host-tsc"] = "build/host/host-tsc-khz did not give a rate"
+
+    todo = []
+    for case in cases:
+        missing = [tools.get(n, f"unknown need '{n}'") for n in case.needs
+                   if tools.get(n, f"unknown need '{n}'")]
+        if case.tsc and tools.get("host-tsc"):
+            missing.append(tools["host-tsc"])
+        if not built:
+            rep.skip(case.name, "the build failed")
+        elif missing:
+            rep.skip(case.name, "; ".join(missing))
+        else:
+            todo.append(case)
+
+    pool = ThreadPoolExecutor(max_workers=opts.jobs)
+    try:
+        futures = {pool.submit(runner.execute, c): c for c in todo}
+        for fut in as_completed(futures):
+            case = futures[fut]
+            status, errlines, secs, log = fut.result()
+            reason, details = runner.judge(case, status, errlines, log)
+            if reason is None:
+                rep.ok(case.name, secs)
+            else:
+                rep.fail(case.name, reason, details)
+    except KeyboardInterrupt:
+        runner.stop_all()
+        pool.shutdown(wait=True, cancel_futures=True)
+        print("runner: interrupted", file=sys.stderr)
+        print(rep.total())
+        return 130
+    pool.shutdown()
+    print(rep.total())
+    return 1 if rep.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Self-test of tools/checklog.py: every good sample log passes, and every
+bad one is rejected for the reason it was written for.
+
+Each sample in tests/qemu/samples/ starts with comment lines, which checklog
+skips like any firmware output before the kernel's first line:
+    # args: OPTIONS            checklog options for this sample (shell words)
+    # expect-problem: REGEX    (bad-*.log) a problem that must be reported
+Run: python3 tests/qemu/test_checklog.py  (or python3 -m unittest from here).
+"""
+
+import io
+import os
+import shlex
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SAMPLES = os.path.join(HERE, "samples")
+# No __pycache__ beside the sources (nothing to ignore or to commit by mistake).
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+
+import checklog  # noqa: E402  (needs the path above)
+
+
+def read_header(path):
+    """The sample's checklog options (list of words) and expected problems
+    (list of regexes)."""
+    args, expect = [], []
+    with open(path, "rb") as f:
+        for raw in f:
+            line = raw.decode("latin-1").rstrip("\r\n")
+            if not line.startswith("# "):
+                break
+            if line.startswith("# args: "):
+                args += shlex.split(line[len("# args: "):])
+            elif line.startswith("# expect-problem: "):
+                expect.append(line[len("# expect-problem: "):])
+    return args, expect
+
+
+def run_cli(argv):
+    """checklog.main(argv) with its output captured: (status, stdout)."""
+    out = io.StringIO()
+    with redirect_stdout(out), redirect_stderr(io.StringIO()):
+        status = checklog.main(argv)
+    return status, out.getvalue()
+
+
+def samples(prefix):
+    """Paths of the samples whose name starts with prefix."""
+    return sorted(os.path.join(SAMPLES, n) for n in os.listdir(SAMPLES)
+                  if n.startswith(prefix) and n.endswith(".log"))
+
+
+class Samples(unittest.TestCase):
+    """The sample logs, through the command line as a person would use it."""
+
+    def test_samples_exist(self):
+        self.assertGreaterEqual(len(samples("good-")), 3)
+        self.assertGreaterEqual(len(samples("bad-")), 10)
+
+    def test_good_samples_pass(self):
+        for path in samples("good-"):
+            with self.subTest(sample=os.path.basename(path)):
+                args, _ = read_header(path)
+                status, out = run_cli([path] + args)
+                self.assertEqual(out, "")
+                self.assertEqual(status, 0)
+
+    def test_bad_samples_fail_for_their_reason(self):
+        for path in samples("bad-"):
+            name = os.path.basename(path)
+            with self.subTest(sample=name):
+                args, expect = read_header(path)
+                self.assertTrue(expect, f"{name} has no '# expect-problem:' line")
+                status, out = run_cli([path] + args)
+                self.assertEqual(status, 1, f"{name} was accepted")
+                for regex in expect:
+                    self.assertRegex(out, regex)
+
+
+class Api(unittest.TestCase):
+    """check_log() details that the samples do not pin down."""
+
+    def good_text(self):
+        with open(os.path.join(SAMPLES, "good-kernel.log"), encoding="ascii") as f:
+            return f.read()
+
+    def test_crlf_and_lf_read_the_same(self):
+        text = self.good_text()
+        lf = checklog.check_log(text)
+        crlf = checklog.check_log(text.replace("\n", "\r\n").encode("ascii"))
+        self.assertEqual(lf.problems, [])
+        self.assertEqual(crlf.problems, [])
+        self.assertEqual(lf.records, crlf.records)
+        self.assertEqual(crlf.counts, {"PASS": 3, "FAIL": 0, "SKIP": 1, "INFO": 1})
+        self.assertEqual(crlf.status, 0)
+        self.assertEqual(crlf.env["boot"], "multiboot1")
+
+    def test_first_line_after_escapes_on_the_same_line(self):
+        text = self.good_text().replace("shootdown v0.1", "\x1b[2J\x1b[01;01Hshootdown v0.1")
+        lines = text.split("\n")
+        i = next(n for n, ln in enumerate(lines) if ln.startswith("@json"))
+        lines[i - 1] += "\x1b[0m\r" + lines[i]  # GRUB's escapes, then our env
+        del lines[i]
+        rep = checklog.check_log("\n".join(lines))
+        self.assertEqual(rep.problems, [])
+
+    def test_json_output(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "records.jsonl")
+            status, _ = run_cli([os.path.join(SAMPLES, "good-kernel.log"), "--json", out])
+            self.assertEqual(status, 0)
+            with open(out, encoding="ascii") as f:
+                kinds = [checklog.parse_record(ln)[0]["type"] for ln in f]
+            self.assertEqual(kinds, ["env", "result", "result", "summary"])
+
+    def test_unreadable_file(self):
+        status, _ = run_cli(["/nonexistent/console.log"])
+        self.assertEqual(status, 2)
+
+    def test_expect_field_values_are_json(self):
+        self.assertEqual(checklog.parse_field("cpus_online=4"), ("cpus_online", 4))
+        self.assertEqual(checklog.parse_field("apic=xapic"), ("apic", "xapic"))
+        self.assertEqual(checklog.parse_field("features.pcid=false"), ("features.pcid", False))
+        rep = checklog.check_log(self.good_text(), expect_fields={"tsc_khz": True})
+        self.assertRegex(rep.problems[0], "expected true")
+
+    def test_nan_is_not_json(self):
+        obj, why = checklog.parse_record('{"type":"result","seq":1,"mean":NaN}')
+        self.assertIsNone(obj)
+        self.assertIn("NaN", why)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)

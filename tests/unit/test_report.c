@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/* The verdict/record layer: exact lines, counters, seq, status, overflow. */
+#include "unit.h"
+#include "kernel/report.h"
+
+static char out[16384];
+static size_t out_len;
+static unsigned lines;
+
+static void capture(const char *head, const char *body, size_t n)
+{
+	size_t h = strlen(head);
+
+	assert_true(out_len + h + n + 1 < sizeof(out));
+	memcpy(out + out_len, head, h);
+	memcpy(out + out_len + h, body, n);
+	out_len += h + n;
+	out[out_len++] = '\n';
+	out[out_len] = '\0';
+	lines++;
+}
+
+/* report.c keeps its state in statics: each test gets a fresh copy. */
+#include "kernel/report.c"
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&rep, 0, sizeof(rep));
+	out_len = 0;
+	out[0] = '\0';
+	lines = 0;
+	report_init(capture);
+	return 0;
+}
+
+static void test_verdict_lines(void **state)
+{
+	(void)state;
+	report_pass("boot: %s", "magic");
+	report_prefix_push("smp");
+	report_prefix_push("bringup");
+	report_fail("cpu 3", "no answer after %d ms", 100);
+	report_prefix_pop();
+	report_skip("x2apic", "CPUID.1:ECX[21] is clear");
+	report_prefix_pop();
+	report_info("hello %d", 7);
+	assert_string_equal(out, "PASS: boot: magic\n"
+				 "FAIL: smp: bringup: cpu 3: no answer after "
+				 "100 ms\n"
+				 "SKIP: smp: x2apic: CPUID.1:ECX[21] is clear\n"
+				 "INFO: hello 7\n");
+	struct report_counts c = report_get_counts();
+	assert_int_equal(c.passed, 1);
+	assert_int_equal(c.failed, 1);
+	assert_int_equal(c.skipped, 1);
+}
+
+static void test_check(void **state)
+{
+	(void)state;
+	assert_true(report_check(true, "a", "never %d", 1));
+	assert_false(report_check(false, "b", "saw %d", 2));
+	assert_string_equal(out, "PASS: a\nFAIL: b: saw 2\n");
+}
+
+static void test_status(void **state)
+{
+	(void)state;
+	assert_int_equal(report_status(), STATUS_PASS);
+	report_skip("s", "why");
+	assert_int_equal(report_status(), STATUS_ALL_SKIPPED);
+	report_pass("p");
+	assert_int_equal(report_status(), STATUS_PASS);
+	report_fail("f", "why");
+	assert_int_equal(report_status(), STATUS_FAIL);
+}
+
+static void test_records_and_summary(void **state)
+{
+	struct record r;
+	char buf[256];
+
+	(void)state;
+	record_begin(&r, buf, sizeof(buf), "env");
+	json_u64(&r.j, "schema", 1);
+	record_end(&r);
+	report_pass("x");
+	report_fail("y", "z");
+	assert_int_equal(report_summary(), STATUS_FAIL);
+	assert_string_equal(out,
+			    "@json {\"type\":\"env\",\"seq\":0,\"schema\":1}\n"
+			    "PASS: x\n"
+			    "FAIL: y: z\n"
+			    "@json {\"type\":\"summary\",\"seq\":1,\"passed\":1,"
+			    "\"failed\":1,\"skipped\":0,\"records\":1}\n"
+			    "SUMMARY: 2 tests, 1 unexpected failures, 0 "
+			    "skipped\n");
+}
+
+/* A record too big for its buffer keeps its seq and becomes a FAIL. */
+static void test_record_overflow(void **state)
+{
+	struct record r;
+	char buf[40];
+
+	(void)state;
+	record_begin(&r, buf, sizeof(buf), "result");
+	json_str(&r.j, "strategy", "a string far too long for forty bytes");
+	record_end(&r);
+	record_begin(&r, buf, sizeof(buf), "x");
+	record_end(&r);
+	assert_string_equal(out,
+			    "FAIL: report: record: record 0 did not fit in "
+			    "its 40-byte buffer\n"
+			    "@json {\"type\":\"error\",\"seq\":0,\"error\":"
+			    "\"record overflow\",\"cap\":40}\n"
+			    "@json {\"type\":\"x\",\"seq\":1}\n");
+	assert_int_equal(report_get_counts().failed, 1);
+}
+
+/* Over-long lines are cut and marked, never split or overrun. */
+static void test_long_line(void **state)
+{
+	char name[2 * REPORT_LINE_MAX];
+
+	(void)state;
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	report_pass("%s", name);
+	assert_int_equal(lines, 1);
+	assert_true(out_len <= REPORT_LINE_MAX + 1);
+	assert_memory_equal(out + out_len - 4, "...\n", 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_verdict_lines, setup),
+		cmocka_unit_test_setup(test_check, setup),
+		cmocka_unit_test_setup(test_status, setup),
+		cmocka_unit_test_setup(test_records_and_summary, setup),
+		cmocka_unit_test_setup(test_record_overflow, setup),
+		cmocka_unit_test_setup(test_long_line, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,576 @@
+#!/usr/bin/env python3
+"""Check a console log of the harness against PROTOCOL.md.
+
+usage: tools/checklog.py LOG [--expect-status N] [--expect-boot NAME]
+                             [--expect-text REGEX ...] [--expect-field K=V ...]
+                             [--json OUT]
+
+What is checked:
+  - Everything before the first protocol line (firmware and GRUB output,
+    ANSI escapes) is skipped; lines may end in \\r\\n or \\n.
+  - Protocol lines (PASS/FAIL/SKIP/INFO, @json, SUMMARY, EXIT) are well
+    formed, plain printable ASCII.
+  - Every @json line is one JSON object with "type" and "seq"; seq runs
+    0, 1, 2, ... with no gap (a gap means a lost line).
+  - The first record is "env" with its fields; "result" and "fault" records
+    have theirs; the last record is "summary", and its counts agree with the
+    PASS/FAIL/SKIP lines and with the number of records before it.
+  - Exactly one SUMMARY line, after the last verdict, agreeing with them.
+  - EXIT: STATUS=<n> is the last protocol line, and n agrees with the
+    verdicts: 0 nothing failed, 1 something failed, 38 everything skipped,
+    63 aborted (then a fault or panic report must be there).
+
+Options:
+  --expect-status N     the guest's EXIT status must be N (0, 1, 38, 63)
+  --expect-boot NAME    env "boot" must be NAME (multiboot1, multiboot2-bios,
+                        multiboot2-efi)
+  --expect-text REGEX   some line the kernel printed (from its first
+                        protocol line on) must match REGEX (re.search)
+  --expect-field K=V    env field K (dotted for nesting: features.pcid) must
+                        equal the JSON value V (cpus_online=4, apic="xapic")
+  --json OUT            write the @json records to OUT, one per line
+
+Prints the problems found, one a line, and exits 1 if there were any, 0 if
+the log is clean, 2 if it could not be read. Importable: check_log() and
+check_file() return a Report.
+"""
+
+import argparse
+import json
+import re
+import sys
+
+PREFIXES = ("PASS: ", "FAIL: ", "SKIP: ", "INFO: ", "@json ", "SUMMARY: ", "EXIT: ")
+# A line that starts like a protocol line but is not one of the forms above
+# (e.g. "PASS:x", "@json{...}", "EXIT:STATUS=0") is a kernel bug, not text.
+NEAR_MISS_RE = re.compile(r"^(PASS|FAIL|SKIP|INFO|SUMMARY|EXIT)\s*:|^@json")
+ANSI_RE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])")
+SUMMARY_RE = re.compile(r"^SUMMARY: (\d+) tests, (\d+) unexpected failures, (\d+) skipped$")
+EXIT_RE = re.compile(r"^EXIT: STATUS=(\d+)$")
+# A report of an abort in a FAIL line: "FAIL: fault: cpu 0: vector 6 ...",
+# a panic or a watchdog.
+ABORT_FAIL_RE = re.compile(r"^FAIL: (fault|panic|watchdog)\b", re.IGNORECASE)
+
+BOOT_PATHS = ("multiboot1", "multiboot2-bios", "multiboot2-efi")
+STATUS_PASS, STATUS_FAIL, STATUS_SKIP, STATUS_ABORT = 0, 1, 38, 63
+STATS = ("min", "p50", "p90", "p99", "max", "mean")
+
+
+# --- value checks: each returns None when fine, else what is wrong ---------
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def want_int(minimum=None, nullable=False):
+    """An integer (not a bool), at least `minimum`, or null if allowed."""
+    def check(v):
+        if v is None and nullable:
+            return None
+        if not _is_int(v):
+            return "must be an integer" + (" or null" if nullable else "")
+        if minimum is not None and v < minimum:
+            return f"must be >= {minimum}"
+        return None
+    return check
+
+
+def want_str(nullable=False, nonempty=False):
+    """A string (non-empty if asked), or null if allowed."""
+    def check(v):
+        if v is None and nullable:
+            return None
+        if not isinstance(v, str):
+            return "must be a string" + (" or null" if nullable else "")
+        if nonempty and not v:
+            return "must not be empty"
+        return None
+    return check
+
+
+def want_bool(nullable=False):
+    """true or false, or null if allowed."""
+    def check(v):
+        if v is None and nullable:
+            return None
+        if not isinstance(v, bool):
+            return "must be true or false" + (" or null" if nullable else "")
+        return None
+    return check
+
+
+def want_choice(*choices, nullable=False):
+    """One of the given strings, or null if allowed."""
+    def check(v):
+        if v is None and nullable:
+            return None
+        if v not in choices:
+            return "must be one of " + ", ".join(choices)
+        return None
+    return check
+
+
+def want_object(fields):
+    """An object with (at least) the given fields, each checked."""
+    def check(v):
+        if not isinstance(v, dict):
+            return "must be an object"
+        probs = check_fields(v, fields)
+        return "; ".join(probs) if probs else None
+    return check
+
+
+def want_hex_or_int(v):
+    """An address: an integer or a "0x..." string."""
+    if _is_int(v) or (isinstance(v, str) and re.fullmatch(r"0x[0-9a-fA-F]+", v)):
+        return None
+    return 'must be an integer or a "0x..." string'
+
+
+def check_fields(obj, fields):
+    """Problems of obj against {name: check}: missing fields, bad values."""
+    probs = []
+    for name, check in fields.items():
+        if name not in obj:
+            probs.append(f"missing field '{name}'")
+            continue
+        why = check(obj[name])
+        if why:
+            probs.append(f"field '{name}' {why} (is {json.dumps(obj[name])})")
+    return probs
+
+
+# The fields each record type must have (PROTOCOL.md, "Records"). Where a
+# value may be unknown on some machine, null is allowed.
+ENV_FIELDS = {
+    "schema": want_int(1),
+    "version": want_str(nonempty=True),
+    "cmdline": want_str(),
+    "boot": want_choice(*BOOT_PATHS),
+    "cpu": want_object({
+        "vendor": want_str(),
+        "family": want_int(0),
+        "model": want_int(0),
+        "stepping": want_int(0),
+        "brand": want_str(),
+    }),
+    "hypervisor": want_str(nullable=True),
+    "cpus_madt": want_int(0, nullable=True),
+    # null until SMP bring-up (smp/) exists; then these become required.
+    "cpus_online": want_int(1, nullable=True),
+    "apic": want_choice("xapic", "x2apic", nullable=True),
+    "tsc_khz": want_int(1, nullable=True),
+    "tsc_source": want_str(nullable=True),
+    "tsc_invariant": want_bool(),
+    "features": want_object({
+        "invlpgb": want_bool(),
+        "invlpgb_max_pages": want_int(0, nullable=True),
+        "pcid": want_bool(),
+        "invpcid": want_bool(),
+        "x2apic": want_bool(),
+    }),
+    "mem_bytes": want_int(1),
+}
+RESULT_FIELDS = {
+    "bench": want_str(nonempty=True),
+    "strategy": want_str(nonempty=True),
+    "samples": want_int(0),
+    "unit": want_choice("cycles"),
+}
+FAULT_FIELDS = {
+    "cpu": want_int(0),
+    "vector": want_int(0),
+    "rip": want_hex_or_int,
+}
+SUMMARY_FIELDS = {
+    "passed": want_int(0),
+    "failed": want_int(0),
+    "skipped": want_int(0),
+    "records": want_int(0),
+}
+
+
+class Report:
+    """What check_log found.
+
+    problems: list of strings, empty when the log is clean.
+    records:  the parsed @json objects, in order (raw: their text).
+    counts:   {"PASS": n, "FAIL": n, "SKIP": n, "INFO": n}.
+    status:   the EXIT status (int) or None.
+    env:      the env record (dict) or None.
+    lines:    the kernel's lines (from the first protocol line on).
+    """
+
+    def __init__(self):
+        self.problems = []
+        self.records = []
+        self.raw = []
+        self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0, "INFO": 0}
+        self.status = None
+        self.env = None
+        self.lines = []
+
+    @property
+    def ok(self):
+        """True when no problem was found."""
+        return not self.problems
+
+    def problem(self, lineno, text):
+        """Records one problem; lineno is 1-based in the whole log, or None."""
+        self.problems.append(f"line {lineno}: {text}" if lineno else text)
+
+
+def split_lines(data):
+    """The log as text lines: bytes decoded 1:1 (latin-1, so that stray
+    bytes can be reported), \\r\\n or \\n endings removed."""
+    if isinstance(data, bytes):
+        data = data.decode("latin-1")
+    lines = data.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+def find_start(lines):
+    """Index of the first line the kernel printed, and that line cleaned.
+
+    Firmware and GRUB draw with ANSI escapes and carriage returns, and the
+    kernel's first line may follow them on the same line: the candidate is
+    what is left after removing escapes, taking the text after the last
+    \\r. Returns (None, None) when no protocol line is found."""
+    for i, line in enumerate(lines):
+        clean = ANSI_RE.sub("", line).split("\r")[-1]
+        clean = "".join(c for c in clean if c >= " " or c == "\t")
+        if clean.startswith(PREFIXES):
+            return i, clean
+    return None, None
+
+
+def _reject_constant(name):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _no_duplicates(pairs):
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError(f"duplicate key '{key}'")
+        obj[key] = value
+    return obj
+
+
+def parse_record(text):
+    """Parses the JSON after '@json '; returns (object, None) or
+    (None, reason)."""
+    try:
+        dec = json.JSONDecoder(object_pairs_hook=_no_duplicates,
+                               parse_constant=_reject_constant)
+        obj, end = dec.raw_decode(text)
+    except ValueError as exc:
+        return None, f"not valid JSON ({exc})"
+    if text[end:].strip():
+        return None, f"text after the JSON object: {text[end:end + 20]!r}"
+    if not isinstance(obj, dict):
+        return None, "not a JSON object"
+    return obj, None
+
+
+def _unprintable(line):
+    """The first byte outside printable ASCII (tab allowed), or None."""
+    for c in line:
+        if not (" " <= c <= "~" or c == "\t"):
+            return c
+    return None
+
+
+def scan_lines(rep, lines, first):
+    """Walks the kernel's lines: parses records and verdicts, checks their
+    form and their order. Fills rep; returns (summary line numbers and
+    matches, exit line numbers and statuses)."""
+    summaries, exits = [], []
+    summary_record_seen = False
+    for i in range(first, len(lines)):
+        n = i + 1
+        line = lines[i]
+        if exits:
+            # After EXIT only free text (firmware, a reboot) may follow.
+            if line.startswith(PREFIXES):
+                rep.problem(n, f"protocol line after EXIT: {line[:60]!r}")
+            continue
+        rep.lines.append(line)
+        bad = _unprintable(line)
+        if bad is not None:
+            rep.problem(n, f"byte 0x{ord(bad):02x} is not printable ASCII: {line[:60]!r}")
+        if line.startswith("@json "):
+            obj, why = parse_record(line[6:])
+            if why:
+                rep.problem(n, f"@json record {why}")
+                continue
+            seq_expected = len(rep.records)
+            if "type" not in obj or not isinstance(obj["type"], str):
+                rep.problem(n, "@json record without a string \"type\"")
+            if not _is_int(obj.get("seq")):
+                rep.problem(n, "@json record without an integer \"seq\"")
+            elif obj["seq"] != seq_expected:
+                rep.problem(n, f"seq {obj['seq']} where {seq_expected} was due "
+                            "(a record lost, repeated or out of order)")
+            if summary_record_seen:
+                rep.problem(n, "record after the summary record")
+            if obj.get("type") == "summary":
+                summary_record_seen = True
+            obj["_line"] = n
+            rep.records.append(obj)
+            rep.raw.append(line[6:])
+        elif line.startswith(("PASS: ", "FAIL: ", "SKIP: ")):
+            kind, rest = line[:4], line[6:]
+            if kind != "PASS" and not re.fullmatch(r"\S.*?: \S.*", rest):
+                rep.problem(n, f"{kind} line without '<name>: <why>': {line[:60]!r}")
+            elif not rest.strip():
+                rep.problem(n, f"{kind} line without a name")
+            if summaries:
+                rep.problem(n, f"{kind} line after the SUMMARY line")
+            rep.counts[kind] += 1
+        elif line.startswith("INFO: "):
+            rep.counts["INFO"] += 1
+        elif line.startswith("SUMMARY: "):
+            m = SUMMARY_RE.match(line)
+            if not m:
+                rep.problem(n, f"malformed SUMMARY line: {line[:70]!r}")
+            summaries.append((n, m))
+        elif line.startswith("EXIT: "):
+            m = EXIT_RE.match(line)
+            if not m:
+                rep.problem(n, f"malformed EXIT line: {line[:60]!r}")
+            exits.append((n, int(m.group(1)) if m else None))
+        elif NEAR_MISS_RE.match(line):
+            rep.problem(n, f"malformed protocol line: {line[:60]!r}")
+    return summaries, exits
+
+
+def check_records(rep):
+    """Checks each record's fields and the env/summary framing."""
+    recs = rep.records
+    if not recs:
+        rep.problem(None, "no @json records")
+        return
+    if recs[0].get("type") != "env":
+        rep.problem(recs[0]["_line"], f"first record is {recs[0].get('type')!r}, not 'env'")
+    for rec in recs:
+        kind, n = rec.get("type"), rec["_line"]
+        if kind == "env":
+            if rec is not recs[0]:
+                rep.problem(n, "a second env record")
+                continue
+            rep.env = rec
+            for p in check_fields(rec, ENV_FIELDS):
+                rep.problem(n, f"env: {p}")
+            check_env_consistency(rep, rec, n)
+        elif kind == "result":
+            for p in check_result(rec):
+                rep.problem(n, f"result: {p}")
+        elif kind == "fault":
+            for p in check_fields(rec, FAULT_FIELDS):
+                rep.problem(n, f"fault: {p}")
+        elif kind == "summary":
+            for p in check_fields(rec, SUMMARY_FIELDS):
+                rep.problem(n, f"summary: {p}")
+    last = recs[-1]
+    if last.get("type") != "summary":
+        rep.problem(last["_line"], f"last record is {last.get('type')!r}, not 'summary'")
+        return
+    n = last["_line"]
+    for key, kind in (("passed", "PASS"), ("failed", "FAIL"), ("skipped", "SKIP")):
+        if _is_int(last.get(key)) and last[key] != rep.counts[kind]:
+            rep.problem(n, f"summary record says {key} {last[key]}, "
+                        f"but there are {rep.counts[kind]} {kind} lines")
+    if _is_int(last.get("records")) and last["records"] != len(recs) - 1:
+        rep.problem(n, f"summary record says records {last['records']}, "
+                    f"but {len(recs) - 1} came before it")
+
+
+def check_env_consistency(rep, env, n):
+    """Cross-field sanity of the env record."""
+    madt, online = env.get("cpus_madt"), env.get("cpus_online")
+    if _is_int(madt) and _is_int(online) and madt > 0 and online > madt:
+        rep.problem(n, f"env: cpus_online {online} > cpus_madt {madt}")
+    feats = env.get("features")
+    if env.get("apic") == "x2apic" and isinstance(feats, dict) and feats.get("x2apic") is False:
+        rep.problem(n, "env: apic is x2apic but features.x2apic is false")
+
+
+def check_result(rec):
+    """Problems of one result record: fields, and the statistics in order."""
+    probs = check_fields(rec, RESULT_FIELDS)
+    empty = rec.get("samples") == 0
+    stats = {}
+    for key in STATS:
+        if key not in rec:
+            probs.append(f"missing field '{key}'")
+        elif rec[key] is None and empty:
+            continue
+        elif not _is_int(rec[key]):
+            probs.append(f"field '{key}' must be an integer (is {json.dumps(rec[key])})")
+        else:
+            stats[key] = rec[key]
+    order = [k for k in ("min", "p50", "p90", "p99", "max") if k in stats]
+    for a, b in zip(order, order[1:]):
+        if stats[a] > stats[b]:
+            probs.append(f"{a} {stats[a]} > {b} {stats[b]}")
+    if all(k in stats for k in ("min", "mean", "max")) and \
+            not stats["min"] <= stats["mean"] <= stats["max"]:
+        probs.append(f"mean {stats['mean']} outside [min, max]")
+    for key, val in rec.items():
+        if key.startswith("ns_") and val is not None and \
+                (not isinstance(val, (int, float)) or isinstance(val, bool)):
+            probs.append(f"field '{key}' must be a number or null")
+    if "emulated" in rec and not isinstance(rec["emulated"], bool):
+        probs.append("field 'emulated' must be true or false")
+    return probs
+
+
+def check_ending(rep, summaries, exits, fault_report):
+    """SUMMARY and EXIT: present once, agreeing with the verdicts."""
+    p, f, s = rep.counts["PASS"], rep.counts["FAIL"], rep.counts["SKIP"]
+    if not summaries:
+        rep.problem(None, "no SUMMARY line")
+    elif len(summaries) > 1:
+        rep.problem(summaries[1][0], f"{len(summaries)} SUMMARY lines (must be one)")
+    for n, m in summaries[:1]:
+        if m:
+            tests, fails, skips = (int(x) for x in m.groups())
+            if (tests, fails, skips) != (p + f + s, f, s):
+                rep.problem(n, f"SUMMARY says {tests} tests, {fails} failures, {skips} skipped; "
+                            f"the lines say {p + f + s}, {f}, {s}")
+    if not exits:
+        rep.problem(None, "no EXIT: STATUS line (the run did not finish)")
+        return
+    n, status = exits[0]
+    rep.status = status
+    if status is None:
+        return
+    if status == STATUS_ABORT:
+        if not fault_report:
+            rep.problem(n, "STATUS=63 (aborted) without a fault or panic report")
+        return
+    if fault_report:
+        rep.problem(n, f"a fault/panic was reported but STATUS={status}, not 63")
+    if f > 0:
+        due = (STATUS_FAIL,)
+    elif s > 0 and p == 0:
+        due = (STATUS_SKIP,)
+    elif p + f + s == 0:
+        due = (STATUS_PASS, STATUS_SKIP)
+    else:
+        due = (STATUS_PASS,)
+    if status not in due:
+        rep.problem(n, f"STATUS={status} but the verdicts ({p} passed, {f} failed, "
+                    f"{s} skipped) call for {' or '.join(map(str, due))}")
+
+
+def get_path(obj, path):
+    """obj["a"]["b"] for path "a.b"; raises KeyError if absent."""
+    for part in path.split("."):
+        if not isinstance(obj, dict) or part not in obj:
+            raise KeyError(path)
+        obj = obj[part]
+    return obj
+
+
+def check_expectations(rep, expect_status, expect_boot, expect_text, expect_fields):
+    """The caller's expectations of this particular run."""
+    if expect_status is not None and rep.status is not None and rep.status != expect_status:
+        rep.problem(None, f"EXIT status {rep.status}, expected {expect_status}")
+    if expect_boot is not None and rep.env is not None and rep.env.get("boot") != expect_boot:
+        rep.problem(None, f"env boot is {rep.env.get('boot')!r}, expected {expect_boot!r}")
+    for regex in expect_text or ():
+        rx = re.compile(regex)
+        if not any(rx.search(line) for line in rep.lines):
+            rep.problem(None, f"no line matches /{regex}/")
+    for path, want in (expect_fields or {}).items():
+        if rep.env is None:
+            break
+        try:
+            have = get_path(rep.env, path)
+        except KeyError:
+            rep.problem(None, f"env has no field {path}, expected {json.dumps(want)}")
+            continue
+        if have != want or isinstance(have, bool) != isinstance(want, bool):
+            rep.problem(None, f"env {path} is {json.dumps(have)}, expected {json.dumps(want)}")
+
+
+def check_log(data, expect_status=None, expect_boot=None, expect_text=(),
+              expect_fields=None):
+    """Checks a whole console log (str or bytes); returns a Report."""
+    rep = Report()
+    lines = split_lines(data)
+    first, clean = find_start(lines)
+    if first is None:
+        rep.problem(None, "no protocol line at all (did the kernel start? "
+                    "is the console on COM1?)")
+        return rep
+    lines = list(lines)
+    lines[first] = clean
+    summaries, exits = scan_lines(rep, lines, first)
+    check_records(rep)
+    fault_report = any(r.get("type") in ("fault", "panic") for r in rep.records) or \
+        any(ABORT_FAIL_RE.match(line) for line in rep.lines)
+    check_ending(rep, summaries, exits, fault_report)
+    check_expectations(rep, expect_status, expect_boot, expect_text, expect_fields)
+    for rec in rep.records:
+        rec.pop("_line", None)
+    return rep
+
+
+def check_file(path, **expect):
+    """check_log() on a file's bytes."""
+    with open(path, "rb") as f:
+        return check_log(f.read(), **expect)
+
+
+def parse_field(text):
+    """K=V with V as JSON (a bare word that is not JSON is taken as a
+    string): returns (K, value)."""
+    key, sep, val = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"'{text}' is not KEY=VALUE")
+    try:
+        return key, json.loads(val)
+    except ValueError:
+        return key, val
+
+
+def main(argv=None):
+    """Command line entry point; returns the exit status."""
+    ap = argparse.ArgumentParser(
+        description="Check a console log of the harness against PROTOCOL.md.")
+    ap.add_argument("log")
+    ap.add_argument("--expect-status", type=int)
+    ap.add_argument("--expect-boot", choices=BOOT_PATHS)
+    ap.add_argument("--expect-text", action="append", default=[], metavar="REGEX")
+    ap.add_argument("--expect-field", action="append", default=[], type=parse_field,
+                    metavar="KEY=VALUE")
+    ap.add_argument("--json", metavar="OUT", help="write the records here, one per line")
+    args = ap.parse_args(argv)
+    for regex in args.expect_text:
+        try:
+            re.compile(regex)
+        except re.error as exc:
+            ap.error(f"--expect-text {regex!r}: {exc}")
+    try:
+        rep = check_file(args.log, expect_status=args.expect_status,
+                         expect_boot=args.expect_boot, expect_text=args.expect_text,
+                         expect_fields=dict(args.expect_field))
+    except OSError as exc:
+        print(f"checklog: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        with open(args.json, "w", encoding="ascii", errors="backslashreplace") as f:
+            for raw in rep.raw:
+                f.write(raw + "\n")
+    for p in rep.problems:
+        print(f"{args.log}: {p}")
+    return 0 if rep.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
