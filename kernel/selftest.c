@@ -32,6 +32,20 @@ static void check_exception_path(void)
 		     "expected 1 #BP, saw %u", breakpoints - before);
 }
 
+/*
+ * The _safe helpers turn an exception into a return value: a read from a
+ * non-canonical address raises #GP on every x86-64 CPU.
+ */
+static void check_safe_path(void)
+{
+	uint64_t val = 1;
+	int vec = read_u64_safe((const void *)0x8000000000000000ull, &val);
+
+	report_check(vec == VEC_GP && val == 0,
+		     "trap: _safe read reports #GP and resumes",
+		     "expected vector 13, got %d", vec);
+}
+
 static void check_memory_map(void)
 {
 	uint64_t usable = boot_usable_bytes(&boot_info);
@@ -81,6 +95,7 @@ void selftest_run(const struct config *cfg)
 {
 	check_memory_map();
 	check_exception_path();
+	check_safe_path();
 	check_tsc();
 	inject(cfg);
 }

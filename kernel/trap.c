@@ -5,6 +5,7 @@
  * double fault from a stack overflow, an NMI or a machine check runs on a
  * known-good stack) and an IDT of 16-byte interrupt gates.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include "boot/boot.h"
 #include "string.h"
@@ -145,12 +146,31 @@ const char *trap_name(unsigned vector)
 	return vector < 32 ? names[vector] : "interrupt";
 }
 
+/* From linker.ld: {faulting instruction, where to resume} pairs. */
+struct extable_entry {
+	uint64_t insn, fixup;
+};
+extern const struct extable_entry __extable_start[], __extable_end[];
+
+bool trap_fixup_safe(struct trap_frame *f)
+{
+	for (const struct extable_entry *e = __extable_start; e < __extable_end;
+	     e++) {
+		if (e->insn == f->rip) {
+			f->r11 = f->vector;
+			f->rip = e->fixup;
+			return true;
+		}
+	}
+	return false;
+}
+
 void trap_dispatch(struct trap_frame *f)
 {
 	trap_handler h = f->vector < 256 ? handlers[f->vector] : NULL;
 
 	if (h)
 		h(f);
-	else
+	else if (f->vector >= 32 || !trap_fixup_safe(f))
 		fault_report(f);
 }

@@ -3,6 +3,7 @@
 #ifndef KERNEL_TRAP_H
 #define KERNEL_TRAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Pushed by kernel/isr.S (registers) and the CPU (from rip up). */
@@ -33,6 +34,13 @@ typedef void (*trap_handler)(struct trap_frame *f);
 void traps_init_cpu(unsigned cpu);
 void trap_set_handler(unsigned vector, trap_handler h);
 const char *trap_name(unsigned vector);
+
+/*
+ * If f->rip is a _safe instruction (kernel/x86.h), arranges for it to
+ * report f->vector and resume after it; returns whether it did. Handlers
+ * of exceptions that may hit such instructions (#PF) call it too.
+ */
+bool trap_fixup_safe(struct trap_frame *f);
 
 /* Called by the stubs. Unhandled vectors end the run (status 63). */
 void trap_dispatch(struct trap_frame *f);

@@ -179,6 +179,146 @@ static inline void invlpg(const volatile void *va)
 	asm volatile("invlpg (%0)" : : "r"(va) : "memory");
 }
 
+/*
+ * TLB invalidation. None of these are ordered against earlier stores by
+ * themselves beyond what the SDM/APM give each instruction: INVLPG, MOV CR3
+ * and INVPCID are serialising; INVLPGB is not (see invlpgb()).
+ */
+#define CR3_NOFLUSH   (1ull << 63) /* with CR4.PCIDE: keep this PCID's TLB */
+#define CR3_PCID_MASK 0xfffull
+
+/* Reloads CR3 as it is: flushes non-global entries (of the current PCID). */
+static inline void cr3_reload(void)
+{
+	write_cr3(read_cr3() & ~CR3_NOFLUSH);
+}
+
+/* INVPCID types (SDM vol. 2A, INVPCID). */
+enum invpcid_type {
+	INVPCID_ADDR = 0,	   /* one address in one PCID */
+	INVPCID_PCID = 1,	   /* all non-global entries of one PCID */
+	INVPCID_ALL_GLOBAL = 2,	   /* everything, global entries too */
+	INVPCID_ALL_NONGLOBAL = 3, /* everything but global entries */
+};
+
+static inline void invpcid(enum invpcid_type type, uint64_t pcid, uint64_t addr)
+{
+	struct {
+		uint64_t pcid, addr;
+	} desc = {pcid, addr};
+
+	asm volatile("invpcid %0, %1"
+		     :
+		     : "m"(desc), "r"((uint64_t)type)
+		     : "memory");
+}
+
+/*
+ * INVLPGB (AMD APM vol. 3): rAX = VA | flags, ECX = extra pages | stride,
+ * EDX = PCID << 16 | ASID; mm/invlpgb.c encodes them. It is weakly ordered:
+ * the caller must order its PTE stores before it (mfence or a locked op),
+ * and only TLBSYNC on the same CPU waits for completion. Opcodes are given
+ * as bytes so that older assemblers accept them.
+ */
+static inline void invlpgb(uint64_t rax, uint32_t ecx, uint32_t edx)
+{
+	asm volatile(".byte 0x0f, 0x01, 0xfe"
+		     :
+		     : "a"(rax), "c"(ecx), "d"(edx)
+		     : "memory");
+}
+
+/* Waits until every INVLPGB this CPU issued has completed everywhere. */
+static inline void tlbsync(void)
+{
+	asm volatile(".byte 0x0f, 0x01, 0xff" ::: "memory");
+}
+
+/*
+ * _safe variants: return 0 if the instruction completed, else the vector of
+ * the exception it raised (vector 0, #DE, cannot come from any of them).
+ * The trap handler finds the faulting address in the .extable section,
+ * puts the vector in R11 and resumes at the label after the instruction.
+ */
+#define SAFE_INSN(insn)                  \
+	"1: " insn "\n"                  \
+	"2:\n"                           \
+	".pushsection .extable, \"a\"\n" \
+	".balign 8\n"                    \
+	".quad 1b, 2b\n"                 \
+	".popsection\n"
+
+static inline int invlpgb_safe(uint64_t rax, uint32_t ecx, uint32_t edx)
+{
+	register uint64_t vec asm("r11") = 0;
+
+	asm volatile(SAFE_INSN(".byte 0x0f, 0x01, 0xfe")
+		     : "+r"(vec)
+		     : "a"(rax), "c"(ecx), "d"(edx)
+		     : "memory");
+	return (int)vec;
+}
+
+static inline int tlbsync_safe(void)
+{
+	register uint64_t vec asm("r11") = 0;
+
+	asm volatile(SAFE_INSN(".byte 0x0f, 0x01, 0xff")
+		     : "+r"(vec)
+		     :
+		     : "memory");
+	return (int)vec;
+}
+
+static inline int invpcid_safe(enum invpcid_type type, uint64_t pcid,
+			       uint64_t addr)
+{
+	register uint64_t vec asm("r11") = 0;
+	struct {
+		uint64_t pcid, addr;
+	} desc = {pcid, addr};
+
+	asm volatile(SAFE_INSN("invpcid %1, %2")
+		     : "+r"(vec)
+		     : "m"(desc), "r"((uint64_t)type)
+		     : "memory");
+	return (int)vec;
+}
+
+/* Reads 8 bytes at p; returns the vector if that faulted (*val then 0). */
+static inline int read_u64_safe(const volatile void *p, uint64_t *val)
+{
+	register uint64_t vec asm("r11") = 0;
+	uint64_t v = 0;
+
+	asm volatile(SAFE_INSN("movq (%2), %1")
+		     : "+r"(vec), "+r"(v)
+		     : "r"(p)
+		     : "memory");
+	*val = v;
+	return (int)vec;
+}
+
+/* Writes one byte at p; returns the vector if that faulted. */
+static inline int write_u8_safe(volatile void *p, uint8_t val)
+{
+	register uint64_t vec asm("r11") = 0;
+
+	asm volatile(SAFE_INSN("movb %2, (%1)")
+		     : "+r"(vec)
+		     : "r"(p), "q"(val)
+		     : "memory");
+	return (int)vec;
+}
+
+/* Control-register and EFER bits the harness sets. */
+#define CR0_WP	  (1ull << 16) /* supervisor writes honour read-only pages */
+#define CR4_PGE	  (1ull << 7)
+#define CR4_PCIDE (1ull << 17)
+#define CR4_LA57  (1ull << 12)
+#define MSR_EFER  0xc0000080u
+#define EFER_NXE  (1ull << 11)
+
 /* Never returns: interrupts off, halt for ever (NMIs wake and re-halt). */
 static inline __attribute__((noreturn)) void halt_forever(void)
 {
