@@ -57,9 +57,15 @@ _start:
 	rep stosl
 	call build_early_page_tables
 
-	/* AMD APM vol. 2, 14.6.1: PAE, CR3, EFER.LME, then CR0.PG. */
+	/*
+	 * AMD APM vol. 2, 14.6.1: PAE, CR3, EFER.LME, then CR0.PG. CR4 is
+	 * written whole: whatever the firmware left there (LA57 above all,
+	 * which would make our 4-level tables be read as 5-level ones) is
+	 * cleared while paging is still off; mm/ reports what it was.
+	 */
 	movl %cr4, %eax
-	orl $CR4_PAE, %eax
+	movl %eax, boot_entry_cr4
+	movl $CR4_PAE, %eax
 	movl %eax, %cr4
 	movl $early_pml4, %eax
 	movl %eax, %cr3
@@ -163,7 +169,9 @@ boot_gdt_ptr:
 	.quad boot_gdt
 
 	.section .data
-	.globl boot_magic, boot_info_addr
+	.globl boot_magic, boot_info_addr, boot_entry_cr4
+boot_entry_cr4:
+	.long 0
 boot_magic:
 	.long 0
 boot_info_addr:
@@ -177,6 +185,12 @@ early_pdpt:
 	.skip 4096
 early_pd:
 	.skip 4096 * 4
-	.globl boot_stack
+	/*
+	 * Left unmapped by mm/: a stack overflow faults (#PF, then #DF on
+	 * its own IST stack) instead of overwriting the tables below.
+	 */
+	.globl boot_stack_guard, boot_stack
+boot_stack_guard:
+	.skip 4096
 boot_stack:
 	.skip BOOT_STACK_SIZE

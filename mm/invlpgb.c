@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * INVLPGB operand encoder (see invlpgb.h for the register layout).
+ *
+ * The refusals, and why each one matters:
+ *  - More pages than CPUID Fn8000_0008 EDX[15:0] + 1: the count field is
+ *    not checked against the maximum by anything but us, and the extra
+ *    pages would not be invalidated.
+ *  - The 2 MiB stride over 4 KiB mappings: the CPU invalidates by the real
+ *    page size of each translation it finds, so stepping 2 MiB through 4
+ *    KiB mappings invalidates one 4 KiB page per step and leaves the other
+ *    511 cached. FreeBSD shipped this and corrupted memory (EN-26:10).
+ *    The opposite, a 4 KiB stride over larger mappings, is only wasteful.
+ *  - A PCID while CR4.PCIDE is off: a non-zero PCID raises #GP. A PCID of
+ *    0 is refused too: with PCIDE off every entry is tagged PCID 0, so
+ *    leaving PCID-valid clear invalidates the same entries without the
+ *    question of whether the CPU accepts it.
+ *  - A non-zero ASID with SVM disabled raises #GP. On bare metal the
+ *    host's entries are ASID 0; the zeroed request sets ASID-valid with
+ *    ASID 0 so that guests' entries are not invalidated as well.
+ *  - Unaligned or non-canonical addresses: the low 12 bits of rAX are the
+ *    flags, so an unaligned VA would turn into flags.
+ */
+#include "mm/invlpgb.h"
+
+static uint64_t size_bytes(enum invlpgb_size s)
+{
+	return s == INVLPGB_4K	 ? 1ull << 12
+	       : s == INVLPGB_2M ? 1ull << 21
+				 : 1ull << 30;
+}
+
+static bool size_known(enum invlpgb_size s)
+{
+	return s == INVLPGB_4K || s == INVLPGB_2M || s == INVLPGB_1G;
+}
+
+/* First and last page in the same canonical half (4-level: 47 bits). */
+static bool canonical_span(uint64_t va, uint64_t last)
+{
+	if (last < va)
+		return false;
+	if ((va >> 47) == 0)
+		return (last >> 47) == 0;
+	return (va >> 47) == 0x1ffff;
+}
+
+static int check_range(const struct invlpgb_req *req, uint32_t max)
+{
+	uint64_t step = size_bytes(req->stride);
+
+	if (req->all_va)
+		return INVLPGB_OK;
+	if (!size_known(req->mapping) ||
+	    (req->stride != INVLPGB_4K && req->stride != INVLPGB_2M))
+		return INVLPGB_ESIZE;
+	if (req->pages == 0)
+		return INVLPGB_EZERO;
+	if (req->pages > max)
+		return INVLPGB_ETOOMANY;
+	if (req->stride == INVLPGB_2M && req->mapping == INVLPGB_4K)
+		return INVLPGB_ESTRIDE;
+	if (!canonical_span(req->va, req->va + (req->pages - 1) * step))
+		return INVLPGB_ENONCANON;
+	if (req->va & (step - 1))
+		return INVLPGB_EUNALIGNED;
+	return INVLPGB_OK;
+}
+
+static int check_ids(const struct invlpgb_req *req,
+		     const struct invlpgb_caps *caps)
+{
+	if (req->pcid_valid && req->pcid > INVLPGB_PCID_MAX)
+		return INVLPGB_EPCID;
+	if (req->pcid_valid && !caps->pcide)
+		return INVLPGB_EPCIDE;
+	if (!req->all_asids && req->asid > INVLPGB_ASID_MAX)
+		return INVLPGB_EASID;
+	if (!req->all_asids && req->asid && !caps->svm)
+		return INVLPGB_ESVM;
+	return INVLPGB_OK;
+}
+
+int invlpgb_encode(const struct invlpgb_req *req,
+		   const struct invlpgb_caps *caps, struct invlpgb_regs *out)
+{
+	uint64_t rax = 0;
+	int err;
+
+	if (caps->max_pages == 0)
+		return INVLPGB_ENOTSUP;
+	err = check_range(req, caps->max_pages);
+	if (!err)
+		err = check_ids(req, caps);
+	if (err)
+		return err;
+	*out = (struct invlpgb_regs){0};
+	if (!req->all_va) {
+		rax = req->va | INVLPGB_RAX_VA;
+		out->ecx = (req->pages - 1) & INVLPGB_ECX_COUNT_MASK;
+		if (req->stride == INVLPGB_2M)
+			out->ecx |= INVLPGB_ECX_2M_STRIDE;
+	}
+	if (req->pcid_valid) {
+		rax |= INVLPGB_RAX_PCID;
+		out->edx = (uint32_t)req->pcid << INVLPGB_EDX_PCID_SHIFT;
+	}
+	if (!req->all_asids) {
+		rax |= INVLPGB_RAX_ASID;
+		out->edx |= req->asid;
+	}
+	rax |= req->include_global ? INVLPGB_RAX_GLOBAL : 0;
+	rax |= req->final_only ? INVLPGB_RAX_FINAL_ONLY : 0;
+	rax |= req->include_nested ? INVLPGB_RAX_NESTED : 0;
+	out->rax = rax;
+	return INVLPGB_OK;
+}
+
+uint32_t invlpgb_chunks(uint32_t pages, uint32_t max_pages)
+{
+	if (max_pages == 0)
+		return 0;
+	return pages / max_pages + (pages % max_pages != 0);
+}
+
+int invlpgb_encode_range(const struct invlpgb_req *req,
+			 const struct invlpgb_caps *caps,
+			 struct invlpgb_regs *out, size_t cap, size_t *n)
+{
+	struct invlpgb_req part = *req;
+	uint32_t left = req->pages, max = caps->max_pages;
+	size_t i = 0;
+	int err;
+
+	*n = 0;
+	if (max == 0)
+		return INVLPGB_ENOTSUP;
+	/* Validate the whole range once; each chunk then only shrinks it. */
+	part.pages = req->all_va || left <= max ? left : max;
+	err = invlpgb_encode(&part, caps, &(struct invlpgb_regs){0});
+	if (!err && !req->all_va &&
+	    !canonical_span(req->va, req->va + (uint64_t)(left - 1) *
+						       size_bytes(req->stride)))
+		err = INVLPGB_ENONCANON;
+	if (err)
+		return err;
+	if (cap < (req->all_va ? 1 : invlpgb_chunks(left, max)))
+		return INVLPGB_ENOSPACE;
+	do {
+		part.pages = req->all_va || left <= max ? left : max;
+		invlpgb_encode(&part, caps, &out[i++]);
+		part.va += (uint64_t)part.pages * size_bytes(req->stride);
+		left -= part.pages;
+	} while (left && !req->all_va);
+	*n = i;
+	return INVLPGB_OK;
+}
+
+const char *invlpgb_strerror(int err)
+{
+	static const char *const msg[] = {
+		[0] = "success",
+		[1] = "INVLPGB not supported",
+		[2] = "zero pages",
+		[3] = "more pages than CPUID's maximum per instruction",
+		[4] = "2 MiB stride over 4 KiB mappings (would leave them "
+		      "cached)",
+		[5] = "address not aligned to the stride",
+		[6] = "address not canonical",
+		[7] = "PCID given while CR4.PCIDE is off",
+		[8] = "PCID above 4095",
+		[9] = "non-zero ASID with SVM disabled",
+		[10] = "ASID above 0xffff",
+		[11] = "unknown page size",
+		[12] = "output array too small",
+	};
+
+	if (err > 0 || err <= -(int)(sizeof(msg) / sizeof(msg[0])))
+		return "unknown error";
+	return msg[-err];
+}
