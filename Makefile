@@ -13,8 +13,8 @@ ELF := $(BUILD)/shootdown.elf
 ISO := $(BUILD)/shootdown.iso
 
 # Every kernel source; the folder says which part of the system it is.
-SRCS := $(wildcard boot/*.S kernel/*.c kernel/*.S mm/*.c mm/*.S smp/*.c \
-	smp/*.S bench/*.c)
+KERNEL_DIRS := boot kernel mm
+SRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c $(d)/*.S))
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 
 # Freestanding, no red zone (interrupts push onto the same stack), no
@@ -37,7 +37,7 @@ help:
 	@echo "make              build $(ELF) (multiboot1 + multiboot2 ELF64)"
 	@echo "make iso          build $(ISO) (GRUB hybrid: BIOS, UEFI, USB dd)"
 	@echo "make check        host unit tests, then the QEMU integration cases"
-	@echo "make unit         host unit tests only (cmocka)"
+	@echo "make unit mm-unit host unit tests only (cmocka)"
 	@echo "make qemu-check   QEMU integration cases only (tests/qemu)"
 	@echo "make format       clang-format every C file in place"
 	@echo "make format-check fail if any C file is not clang-formatted"
@@ -77,8 +77,10 @@ $(ISO): $(ELF) tools/mkiso.sh
 	tools/mkiso.sh $@ --elf $(ELF)
 
 include tests/unit/unit.mk
+include tests/unit/mm.mk
 
-check: unit qemu-check
+# Host tests first: they are quick and name the broken function.
+check: unit mm-unit qemu-check
 
 qemu-check: $(ELF) $(ISO)
 	$(PYTHON) tests/qemu/runner.py

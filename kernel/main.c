@@ -87,6 +87,7 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 		config_print_help();      /* every key, default, meaning */
 	selftest_run(&cfg);               /* the harness checks itself */
 	mm_selftest_run();                /* mappings, stale TLB, W^X */
+	tlb_selftest_run();               /* each invalidation primitive */
 	report_info("bench: this build has no experiments yet (bench=%s)",
 		    cfg.bench);
 	run_exit(report_summary());       /* SUMMARY, EXIT: STATUS=n, stop */

@@ -5,4 +5,7 @@
 /* The "mm:" checks: mappings, the stale-TLB control, W^X, accounting. */
 void mm_selftest_run(void);
 
+/* The "tlb:" checks: each invalidation primitive, large pages, split. */
+void tlb_selftest_run(void);
+
 #endif

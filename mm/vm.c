@@ -266,6 +266,26 @@ int frame_free(uint64_t pa)
 	return err;
 }
 
+uint64_t frame_alloc_run(uint64_t n, uint64_t align)
+{
+	uint64_t pa;
+
+	spin_lock(&frame_lock);
+	pa = pmm_alloc_run(&pmm, n, align, 0);
+	spin_unlock(&frame_lock);
+	return pa;
+}
+
+int frame_free_run(uint64_t pa, uint64_t n)
+{
+	int err;
+
+	spin_lock(&frame_lock);
+	err = pmm_free_run(&pmm, pa, n);
+	spin_unlock(&frame_lock);
+	return err;
+}
+
 uint64_t frames_free(void)
 {
 	return pmm.free;
@@ -291,6 +311,19 @@ int vm_unmap(uint64_t va, enum pt_size size, uint64_t *old)
 
 	spin_lock(&pt_lock);
 	err = pt_unmap(&kernel_pt, va, size, old);
+	spin_unlock(&pt_lock);
+	return err;
+}
+
+int vm_split(uint64_t va, enum pt_size size)
+{
+	uint64_t old;
+	int err;
+
+	spin_lock(&pt_lock);
+	spin_lock(&frame_lock);
+	err = pt_split(&kernel_pt, va, size, &old);
+	spin_unlock(&frame_lock);
 	spin_unlock(&pt_lock);
 	return err;
 }

@@ -46,6 +46,9 @@ static inline void *phys_to_virt(uint64_t pa)
 uint64_t frame_alloc(unsigned int pmm_flags);
 int frame_free(uint64_t pa);
 uint64_t frames_free(void);
+/* n contiguous frames aligned to align bytes; 0 when there is no such run. */
+uint64_t frame_alloc_run(uint64_t n, uint64_t align);
+int frame_free_run(uint64_t pa, uint64_t n);
 
 /* The allocator's i-th extent; false past the last. */
 bool mm_extent(size_t i, struct pmm_extent_info *out);
@@ -61,6 +64,7 @@ int vm_map(uint64_t va, uint64_t pa, enum pt_size size, uint64_t flags,
 	   uint64_t *old);
 int vm_unmap(uint64_t va, enum pt_size size, uint64_t *old);
 int vm_walk(uint64_t va, struct pt_walk *w);
+int vm_split(uint64_t va, enum pt_size size);
 
 /* PTE_NX where the CPU supports it, else 0 (NX is reserved without NXE). */
 uint64_t pte_nx(void);

@@ -57,6 +57,7 @@ COLUMNS = ("name", "group", "boot", "machine", "smp", "cpu", "status",
 # run-qemu.sh's exit status -> the guest's EXIT: STATUS that must be printed.
 GUEST_STATUS = {0: 0, 1: 1, 77: 38, 3: 63}
 TSC_TOLERANCE = 0.01  # guest TSC under TCG = host TSC: within 1%
+MEM_TOLERANCE = 0.05  # usable RAM found vs -m: firmware keeps a little
 
 
 class Case:
@@ -77,6 +78,7 @@ class Case:
         self.options = words(row["options"])
         self.expect_text, self.expect_fields = [], {}
         self.expect_boot, self.tsc, self.needs = None, False, []
+        self.mem_bytes = 0
         for item in words(row["checks"]):
             self.add_check(item)
         if self.boot in ("bios", "uefi"):
@@ -101,8 +103,18 @@ class Case:
             self.needs.append(val)
         elif item == "tsc":
             self.tsc = True
+        elif key == "mem":
+            self.mem_bytes = parse_size(val)
         else:
             raise ValueError(f"unknown check '{item}'")
+
+
+def parse_size(text):
+    """QEMU-style sizes: 128M, 8G, or bytes."""
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    if text[-1:].upper() in units:
+        return int(text[:-1]) * units[text[-1].upper()]
+    return int(text)
 
 
 def words(text):
@@ -309,6 +321,8 @@ class Runner:
         problems += rep.problems
         if case.tsc and rep.env is not None:
             problems += self.check_tsc(rep.env)
+        if case.mem_bytes and rep.env is not None:
+            problems += check_mem(rep.env, case.mem_bytes)
         if not problems:
             return None, []
         reason = problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
@@ -336,6 +350,15 @@ class Runner:
                     os.killpg(proc.pid, signal.SIGTERM)
                 except ProcessLookupError:
                     pass
+
+
+def check_mem(env, given):
+    """mem_bytes (usable RAM the guest found) within 5% of what QEMU had."""
+    seen = env.get("mem_bytes")
+    if not isinstance(seen, int) or abs(seen - given) > MEM_TOLERANCE * given:
+        return [f"env mem_bytes {json.dumps(seen)} is not within "
+                f"{MEM_TOLERANCE:.0%} of the {given} bytes QEMU was given"]
+    return []
 
 
 def select(cases, opts):
