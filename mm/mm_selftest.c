@@ -141,6 +141,39 @@ static void check_protection(void)
 			     "walk says mapped %d exec %d", w.mapped, w.exec);
 }
 
+/* The page a resumed fault gets mapped to (see check_fault_resume). */
+#define RESUME_VA (TEST_VA + 0x100000ull - PAGE_SIZE)
+
+static bool map_on_fault(uint64_t addr, uint64_t error)
+{
+	(void)error;
+	return vm_map(addr & ~(PAGE_SIZE - 1), frame_b, PT_4K, data_flags(),
+		      NULL) == PT_OK;
+}
+
+/*
+ * A read of an unmapped page in a range declared PF_RESUME: the fixup
+ * maps the page and the same instruction is retried and completes.
+ */
+static void check_fault_resume(void)
+{
+	volatile uint64_t *p = (volatile uint64_t *)RESUME_VA;
+	struct pf_record rec = {0};
+	uint64_t val, old;
+	unsigned n;
+
+	pf_expect(RESUME_VA, RESUME_VA + PAGE_SIZE, PF_RESUME, map_on_fault);
+	val = *p;
+	n = pf_expect_end(&rec);
+	report_check(n == 1 && val == PATTERN_B && rec.addr == RESUME_VA &&
+			     !(rec.error & PF_ERR_P),
+		     "mm: expected fault recorded and resumed",
+		     "%u faults, read %llx, error %llx", n,
+		     (unsigned long long)val, (unsigned long long)rec.error);
+	vm_unmap(RESUME_VA, PT_4K, &old);
+	invlpg((const void *)RESUME_VA);
+}
+
 /* Map and unmap CYCLE_PAGES frames: the free count must come back. */
 static void check_accounting(void)
 {
@@ -194,6 +227,7 @@ void mm_selftest_run(void)
 	check_remap();
 	check_stale_control();
 	check_protection();
+	check_fault_resume();
 	check_accounting();
 	check_direct_map();
 }
