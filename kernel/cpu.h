@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "x86.h"
 
 struct cpu_info {
 	char vendor[13];
@@ -31,12 +32,12 @@ extern struct cpu_info cpu_info;
 void cpu_identify(void);
 
 /*
- * Dense index of the running CPU. Always 0 until smp/ gives each CPU its
- * own GS area.
+ * Dense index of the running CPU (0 = the boot CPU): %gs:8 of its struct
+ * percpu (smp/percpu.h), installed first thing on every CPU.
  */
 static inline unsigned this_cpu(void)
 {
-	return 0;
+	return gs_read32(8);
 }
 
 #endif

@@ -10,6 +10,9 @@
 #include "report.h"
 #include "tsc.h"
 #include "version.h"
+#include "smp/apic.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
 
 static void env_cpu(struct json *j)
 {
@@ -47,6 +50,19 @@ static void env_tsc(struct json *j)
 	json_bool(j, "tsc_invariant", cpu_info.invariant_tsc);
 }
 
+static void env_smp(struct json *j)
+{
+	if (acpi.madt.present)
+		json_u64(j, "cpus_madt", smp_stats.cpus_madt);
+	else
+		json_null(j, "cpus_madt");
+	json_u64(j, "cpus_online", cpumask_count(&cpus_online));
+	json_str(j, "apic", apic_mode_name());
+	json_u64(j, "bringup_us", tsc_to_ns(smp_stats.bringup_cycles) / 1000);
+	json_i64(j, "tsc_max_offset", smp_stats.tsc_max_offset);
+	json_bool(j, "tsc_trusted", smp_stats.tsc_trusted);
+}
+
 void env_report(const char *cmdline)
 {
 	char buf[2048];
@@ -61,10 +77,7 @@ void env_report(const char *cmdline)
 	env_cpu(&r.j);
 	json_str(&r.j, "hypervisor",
 		 cpu_info.hypervisor ? cpu_info.hv_sig : NULL);
-	/* SMP bring-up (smp/) fills these in. */
-	json_null(&r.j, "cpus_madt");
-	json_null(&r.j, "cpus_online");
-	json_null(&r.j, "apic");
+	env_smp(&r.j);
 	env_tsc(&r.j);
 	env_features(&r.j);
 	json_u64(&r.j, "mem_bytes", boot_usable_bytes(&boot_info));

@@ -13,6 +13,8 @@
 #include "mm/mm_selftest.h"
 #include "mm/pagefault.h"
 #include "mm/vm.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
 #include "mm/pagefault.h"
 #include "mm/vm.h"
 #include "report.h"
@@ -66,10 +68,11 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 {
 	static const struct console_cfg com1 = { 0x3f8, 115200 };
 
+	percpu_init_boot();               /* GS: this_cpu() works from here */
 	cpu_identify();                   /* CPUID: vendor, model, features */
 	console_init(&com1);              /* COM1 until the cmdline is read */
 	report_init(report_to_console);   /* verdicts and records go there */
-	traps_init_cpu(0);                /* GDT, TSS, IDT: faults reported */
+	traps_init_cpu(NULL);             /* GDT, TSS, IDT: faults reported */
 	kprintf("\nshootdown %s: TLB invalidation cost harness\n",
 		BUILD_VERSION);
 	bootinfo_parse(magic, info_addr); /* copy the loader's information */
@@ -77,17 +80,20 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 	console_init(&cfg.console);       /* the console the user asked for */
 	exit_init(cfg.exit_mode);         /* halt or reboot at the end */
 	tsc_calibrate();                  /* the clock every timing uses */
+	pagefault_init();                 /* expected #PF recorded, not fatal */
+	mm_init();                        /* frames, own page tables, W^X */
+	smp_init(cfg.cpus);               /* ACPI, APIC, every CPU online */
 	env_report(boot_info.cmdline);    /* first record: what ran where */
 	config_report();                  /* what was wrong with the cmdline */
 	bootinfo_report();                /* what the loader gave us */
-	pagefault_init();                 /* expected #PF recorded, not fatal */
-	mm_init();                        /* frames, own page tables, W^X */
 	mm_report();                      /* how memory was set up */
+	smp_report();                     /* CPUs, bring-up time, TSC */
 	if (cfg.help)
 		config_print_help();      /* every key, default, meaning */
 	selftest_run(&cfg);               /* the harness checks itself */
 	mm_selftest_run();                /* mappings, stale TLB, W^X */
 	tlb_selftest_run();               /* each invalidation primitive */
+	smp_selftest_run();               /* cross-calls, IPIs, barrier */
 	report_info("bench: this build has no experiments yet (bench=%s)",
 		    cfg.bench);
 	run_exit(report_summary());       /* SUMMARY, EXIT: STATUS=n, stop */

@@ -38,7 +38,7 @@ struct __attribute__((packed)) idt_gate {
 	uint32_t reserved;
 };
 
-/* What each CPU needs of its own. One entry until SMP bring-up exists. */
+/* What each CPU needs of its own; the boot CPU's is static. */
 struct cpu_tables {
 	uint64_t gdt[5]; /* null, code, data, TSS (two slots) */
 	struct tss tss;
@@ -79,13 +79,17 @@ static void gdt_set_tss(uint64_t *slot, const struct tss *tss)
 	slot[1] = base >> 32;
 }
 
-void traps_init_cpu(unsigned cpu)
+size_t traps_tables_size(void)
 {
-	struct cpu_tables *t = &boot_cpu_tables;
+	return sizeof(struct cpu_tables);
+}
+
+void traps_init_cpu(void *tables)
+{
+	struct cpu_tables *t = tables ? tables : &boot_cpu_tables;
 	struct desc_ptr gdtr = {sizeof(t->gdt) - 1, (uint64_t)t->gdt};
 	struct desc_ptr idtr = {sizeof(idt) - 1, (uint64_t)idt};
 
-	(void)cpu;
 	if (idt[0].selector == 0)
 		idt_build();
 	t->gdt[0] = 0;

@@ -4,6 +4,7 @@
 #define KERNEL_TRAP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Pushed by kernel/isr.S (registers) and the CPU (from rip up). */
@@ -30,8 +31,12 @@ enum {
 /* Returns normally to resume after the trapping instruction (or at rip). */
 typedef void (*trap_handler)(struct trap_frame *f);
 
-/* Loads the GDT, TSS and IDT on this CPU (IST stacks for #DF, NMI, #MC). */
-void traps_init_cpu(unsigned cpu);
+/*
+ * Loads the GDT, TSS and IDT on this CPU (IST stacks for #DF, NMI, #MC).
+ * tables: traps_tables_size() zeroed bytes of its own, NULL on the boot CPU.
+ */
+void traps_init_cpu(void *tables);
+size_t traps_tables_size(void);
 void trap_set_handler(unsigned vector, trap_handler h);
 const char *trap_name(unsigned vector);
 

@@ -137,3 +137,18 @@ uint64_t tsc_to_ns(uint64_t cycles)
 	return cycles / tsc_freq.khz * 1000000ull +
 	       cycles % tsc_freq.khz * 1000000ull / tsc_freq.khz;
 }
+
+void udelay(uint64_t us)
+{
+	/* Unknown frequency: assume a fast (5 GHz) TSC so we wait too long. */
+	uint64_t khz = tsc_freq.khz ? tsc_freq.khz : 5000000;
+	uint64_t end = rdtsc() + us * khz / 1000;
+
+	while (rdtsc() < end)
+		cpu_relax();
+}
+
+uint64_t us_to_cycles(uint64_t us)
+{
+	return us * (tsc_freq.khz ? tsc_freq.khz : 5000000) / 1000;
+}

@@ -23,4 +23,9 @@ void tsc_calibrate(void);
 /* Cycles to nanoseconds with the calibrated frequency (0 if unknown). */
 uint64_t tsc_to_ns(uint64_t cycles);
 
+/* Busy-waits (with PAUSE) at least `us` microseconds. */
+void udelay(uint64_t us);
+/* Microseconds as TSC cycles (a generous guess if the rate is unknown). */
+uint64_t us_to_cycles(uint64_t us);
+
 #endif

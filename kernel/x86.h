@@ -311,6 +311,33 @@ static inline int write_u8_safe(volatile void *p, uint8_t val)
 	return (int)vec;
 }
 
+/* Per-CPU data: GS base points at this CPU's struct percpu. */
+#define MSR_GS_BASE 0xc0000101u
+
+static inline uint32_t gs_read32(unsigned long offset)
+{
+	uint32_t v;
+
+	asm volatile("movl %%gs:(%1), %0" : "=r"(v) : "r"(offset));
+	return v;
+}
+
+static inline uint64_t gs_read64(unsigned long offset)
+{
+	uint64_t v;
+
+	asm volatile("movq %%gs:(%1), %0" : "=r"(v) : "r"(offset));
+	return v;
+}
+
+/* Local APIC: base MSR (SDM vol. 3A, 11.4.4) and the x2APIC MSR window. */
+#define MSR_APIC_BASE	    0x1bu
+#define APIC_BASE_BSP	    (1ull << 8)
+#define APIC_BASE_EXTD	    (1ull << 10) /* x2APIC mode */
+#define APIC_BASE_EN	    (1ull << 11)
+#define APIC_BASE_ADDR_MASK 0x000ffffffffff000ull
+#define MSR_X2APIC_BASE	    0x800u
+
 /* Control-register and EFER bits the harness sets. */
 #define CR0_WP	  (1ull << 16) /* supervisor writes honour read-only pages */
 #define CR4_PGE	  (1ull << 7)

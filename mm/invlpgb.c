@@ -3,9 +3,10 @@
  * INVLPGB operand encoder (see invlpgb.h for the register layout).
  *
  * The refusals, and why each one matters:
- *  - More pages than CPUID Fn8000_0008 EDX[15:0] + 1: the count field is
- *    not checked against the maximum by anything but us, and the extra
- *    pages would not be invalidated.
+ *  - More pages than CPUID Fn8000_0008 EDX[15:0] + 1: that is the most one
+ *    instruction is specified to handle, and nothing but this check stops
+ *    a larger count from reaching ECX. Split the range instead
+ *    (invlpgb_encode_range), then one TLBSYNC covers every chunk.
  *  - The 2 MiB stride over 4 KiB mappings: the CPU invalidates by the real
  *    page size of each translation it finds, so stepping 2 MiB through 4
  *    KiB mappings invalidates one 4 KiB page per step and leaves the other
@@ -19,7 +20,9 @@
  *    host's entries are ASID 0; the zeroed request sets ASID-valid with
  *    ASID 0 so that guests' entries are not invalidated as well.
  *  - Unaligned or non-canonical addresses: the low 12 bits of rAX are the
- *    flags, so an unaligned VA would turn into flags.
+ *    flags, so an unaligned VA would turn into flags; a 2 MiB stride from
+ *    an address inside a 2 MiB page would name the wrong pages; and a
+ *    range that leaves its canonical half names no translation at all.
  */
 #include "mm/invlpgb.h"
 

@@ -191,22 +191,18 @@ static uint64_t find(const struct pmm *p, const struct pmm_extent *e,
 	return to;
 }
 
-/* Zeroes the chunk's bitmap words; frames past the extent's end stay 1. */
+/*
+ * Zeroes the chunk's bitmap words. Bits past the extent's last frame are
+ * never looked at: every search is bounded by the extent's length.
+ */
 static void chunk_init(const struct pmm *p, const struct pmm_extent *e,
 		       uint64_t c)
 {
 	uint64_t first = c * CHUNK_WORDS, nwords = pmm_ext_words(e) - first;
-	uint64_t tail = pmm_ext_frames(e) % 64;
 
 	if (nwords > CHUNK_WORDS)
 		nwords = CHUNK_WORDS;
 	phys_zero(p, e->bits_pa + 8 * first, 8 * nwords);
-	if (tail && first + nwords == pmm_ext_words(e)) {
-		struct cursor cur = {.p = p};
-
-		*word_at(&cur, e->bits_pa + 8 * (first + nwords - 1)) = ~0ull
-									<< tail;
-	}
 }
 
 static void set_bits(struct cursor *cur, const struct pmm_extent *e,

@@ -221,6 +221,16 @@ static void switch_to_kernel_tables(void)
 	mm_stats.global = true;
 }
 
+void mm_init_ap(void)
+{
+	/* The trampoline set CR0.WP, EFER.NXE and loaded kernel_pt.root. */
+	write_cr4(read_cr4() | CR4_PGE);
+	if (cpu_info.pcid) {
+		write_cr4(read_cr4() | CR4_PCIDE);
+		write_cr3(mm_cr3());
+	}
+}
+
 uint64_t mm_cr3(void)
 {
 	return kernel_pt.root | (cpu_info.pcid ? HARNESS_PCID : 0);
@@ -383,4 +393,26 @@ void mm_report(void)
 		report_info("mm: the loader left CR4.LA57 (5-level paging) "
 			    "set with paging off; cleared it, 4-level tables "
 			    "are used");
+}
+
+/*
+ * Firmware data outside RAM (ACPI tables in reserved memory, the BIOS area
+ * the RSDP scan reads) is mapped into the direct map on demand, read-only,
+ * one 4 KiB page at a time; pages already covered are left alone.
+ */
+const void *phys_map_firmware(uint64_t pa, size_t len)
+{
+	uint64_t first = pa & ~(PAGE_SIZE - 1);
+	struct pt_walk w;
+
+	if (len == 0 || pa + len < pa || pa + len > DIRECT_MAP_MAX)
+		return NULL;
+	for (uint64_t p = first; p < pa + len; p += PAGE_SIZE) {
+		vm_walk(DIRECT_MAP_BASE + p, &w);
+		if (!w.mapped &&
+		    vm_map(DIRECT_MAP_BASE + p, p, PT_4K,
+			   PTE_P | PTE_G | pte_nx(), NULL) != PT_OK)
+			return NULL;
+	}
+	return phys_to_virt(pa);
 }

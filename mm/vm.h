@@ -34,6 +34,9 @@ extern struct mm_stats mm_stats;
  */
 void mm_init(void);
 
+/* On an AP, after the trampoline: the control bits mm_init set. */
+void mm_init_ap(void);
+
 /* The CR3 value of the harness's address space (with its PCID). */
 uint64_t mm_cr3(void);
 
@@ -55,6 +58,12 @@ bool mm_extent(size_t i, struct pmm_extent_info *out);
 
 /* One INFO line: how memory was set up (for the closing summary). */
 void mm_report(void);
+
+/*
+ * Readable pointer to firmware data at [pa, pa + len), which may lie outside
+ * RAM; NULL if it cannot be mapped.
+ */
+const void *phys_map_firmware(uint64_t pa, size_t len);
 
 /* Maps [pa, pa + len) uncached into the MMIO window; NULL if it is full. */
 void *mmio_map(uint64_t pa, size_t len);

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Starting the other CPUs: all of them at once. The boot CPU sends INIT to
+ * every AP, waits 10 ms once, sends two STARTUP IPIs to every AP 200 us
+ * apart (SDM vol. 3A, 9.4.4.1, "INIT-SIPI-SIPI"), and then waits for them
+ * to report in; an AP that has not within its time is named and left out.
+ */
+#include "kernel/cpu.h"
+#include "kernel/report.h"
+#include "kernel/string.h"
+#include "kernel/trap.h"
+#include "kernel/tsc.h"
+#include "kernel/x86.h"
+#include "mm/vm.h"
+#include "smp/apic.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
+
+#define TR_OFF(sym)   ((uint64_t)(sym) - (uint64_t)trampoline_start)
+#define INIT_DELAY_US 10000
+#define SIPI_DELAY_US 200
+/* Reporting in: 100 ms, plus 20 ms a CPU for emulators that run them in
+ * turn on one host thread. */
+#define ARRIVAL_BASE_US	   100000
+#define ARRIVAL_PER_CPU_US 20000
+
+extern const char trampoline_start[], trampoline_end[], tr_gdt_ptr[],
+	tr_jump32[], tr_jump64[], tr_cr3[], tr_efer[], tr_stacks[], tr_entry[],
+	tr_ticket[], tr_gdt[], tr_pm32[], tr_lm64[];
+
+static uint64_t ap_stacks[MAX_CPUS]; /* stack tops, handed out by ticket */
+static volatile unsigned ap_arrived;
+static volatile unsigned ap_strays; /* started, but not in our list */
+
+static uint32_t my_apic_id(void)
+{
+	if (apic_mode == APIC_X2APIC && cpu_info.max_leaf >= 0xb)
+		return cpuid_count(0xb, 0).edx;
+	return cpuid(1).ebx >> 24;
+}
+
+static void ap_idle(void)
+{
+	for (;;)
+		asm volatile("sti; hlt; cli" ::: "memory");
+}
+
+/* C entry of every AP, on the stack its ticket gave it. */
+void ap_main(unsigned ticket);
+void ap_main(unsigned ticket)
+{
+	uint32_t id = my_apic_id();
+	unsigned cpu;
+
+	for (cpu = 1; cpu < nr_cpus && cpu_apic_id[cpu] != id; cpu++)
+		;
+	if (cpu == nr_cpus) {
+		__atomic_fetch_add(&ap_strays, 1, __ATOMIC_SEQ_CST);
+		halt_forever();
+	}
+	percpu[cpu]->stack_top = ap_stacks[ticket];
+	percpu_install(percpu[cpu]);
+	traps_init_cpu(percpu[cpu]->tables);
+	mm_init_ap();
+	apic_init_cpu();
+	cpumask_set_atomic(cpu, &cpus_online);
+	__atomic_fetch_add(&ap_arrived, 1, __ATOMIC_SEQ_CST);
+	ap_idle();
+}
+
+/* A stack of AP_STACK_SIZE in slot i, with the page under it unmapped. */
+static uint64_t map_stack(unsigned i)
+{
+	uint64_t top = STACK_BASE + (i + 1) * STACK_SLOT;
+	uint64_t base = top - AP_STACK_SIZE;
+
+	for (uint64_t va = base; va < top; va += PAGE_SIZE) {
+		uint64_t pa = frame_alloc(0);
+
+		if (!pa ||
+		    vm_map(va, pa, PT_4K, PTE_P | PTE_W | PTE_G | pte_nx(),
+			   NULL) != PT_OK)
+			return 0;
+	}
+	return top;
+}
+
+/* Per-CPU area, trap tables and a stack for each AP; false if out. */
+static bool prepare_aps(void)
+{
+	uint64_t tframes = (traps_tables_size() + PAGE_SIZE - 1) / PAGE_SIZE;
+
+	for (unsigned cpu = 1; cpu < nr_cpus; cpu++) {
+		uint64_t pc = frame_alloc(PMM_ZERO);
+		uint64_t tables = frame_alloc_run(tframes, PAGE_SIZE);
+
+		if (!pc || !tables)
+			return false;
+		memset(phys_to_virt(tables), 0, tframes * PAGE_SIZE);
+		percpu[cpu] = phys_to_virt(pc);
+		percpu[cpu]->cpu = cpu;
+		percpu[cpu]->apic_id = cpu_apic_id[cpu];
+		percpu[cpu]->tables = phys_to_virt(tables);
+		ap_stacks[cpu - 1] = map_stack(cpu - 1);
+		if (!ap_stacks[cpu - 1])
+			return false;
+	}
+	return true;
+}
+
+/* Copies the trampoline to its page and fills in its data block. */
+static bool install_trampoline(uint64_t page, const char **why)
+{
+	uint8_t *t = phys_to_virt(page);
+	size_t len = (size_t)(trampoline_end - trampoline_start);
+
+	if (!page || page >= 0x100000 || len > PAGE_SIZE) {
+		*why = "no usable page below 1 MiB for the AP trampoline";
+		return false;
+	}
+	if (kernel_pt.root >= (4ull << 30)) {
+		*why = "the page tables' root is above 4 GiB";
+		return false;
+	}
+	memcpy(t, trampoline_start, len);
+	*(uint32_t *)(t + TR_OFF(tr_gdt_ptr) + 2) = page + TR_OFF(tr_gdt);
+	*(uint32_t *)(t + TR_OFF(tr_jump32)) = page + TR_OFF(tr_pm32);
+	*(uint32_t *)(t + TR_OFF(tr_jump64)) = page + TR_OFF(tr_lm64);
+	*(uint32_t *)(t + TR_OFF(tr_cr3)) = (uint32_t)kernel_pt.root;
+	*(uint32_t *)(t + TR_OFF(tr_efer)) = cpu_info.nx ? EFER_NXE : 0;
+	*(uint32_t *)(t + TR_OFF(tr_ticket)) = 0;
+	*(uint64_t *)(t + TR_OFF(tr_stacks)) = (uint64_t)ap_stacks;
+	*(uint64_t *)(t + TR_OFF(tr_entry)) = (uint64_t)ap_main;
+	/* The APs turn paging on while running here: identity-map it. */
+	if (vm_map(page, page, PT_4K, PTE_P | PTE_W, NULL) != PT_OK) {
+		*why = "could not identity-map the trampoline page";
+		return false;
+	}
+	return true;
+}
+
+static void send_to_aps(uint32_t icr)
+{
+	for (unsigned cpu = 1; cpu < nr_cpus; cpu++)
+		if (!apic_send(cpu_apic_id[cpu], icr))
+			report_info("smp: bringup: the APIC did not accept an "
+				    "IPI to apic id %u",
+				    cpu_apic_id[cpu]);
+}
+
+static void wait_arrivals(void)
+{
+	uint64_t limit = us_to_cycles(ARRIVAL_BASE_US +
+				      ARRIVAL_PER_CPU_US * (uint64_t)nr_cpus);
+	uint64_t start = rdtsc();
+
+	while (ap_arrived < nr_cpus - 1 && rdtsc() - start < limit)
+		cpu_relax();
+}
+
+bool smp_start_aps(uint64_t tramp_page, const char **why)
+{
+	uint64_t old;
+
+	if (nr_cpus < 2)
+		return true;
+	if (!prepare_aps()) {
+		*why = "out of memory for AP stacks and per-CPU areas";
+		return false;
+	}
+	if (!install_trampoline(tramp_page, why))
+		return false;
+	send_to_aps(ICR_INIT | ICR_ASSERT | ICR_LEVEL);
+	udelay(INIT_DELAY_US);
+	for (int i = 0; i < 2; i++) {
+		send_to_aps(ICR_STARTUP | (uint32_t)(tramp_page >> 12));
+		udelay(SIPI_DELAY_US);
+	}
+	wait_arrivals();
+	/* Every AP that will ever run is past the trampoline or lost. */
+	vm_unmap(tramp_page, PT_4K, &old);
+	invlpg((const void *)tramp_page);
+	if (ap_strays)
+		report_info("smp: bringup: %u CPUs started that are not in "
+			    "the list; they were halted",
+			    ap_strays);
+	return true;
+}

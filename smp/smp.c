@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+/*
+ * From the firmware's CPU list to every CPU online: ACPI, the APIC, which
+ * CPUs to start (cpus=, APIC ID limits), bring-up, and the TSC offsets.
+ */
+#include "kernel/bootinfo.h"
+#include "kernel/cpu.h"
+#include "kernel/report.h"
+#include "kernel/tsc.h"
+#include "mm/vm.h"
+#include "smp/apic.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
+
+struct acpi_info acpi;
+struct smp_stats smp_stats;
+
+static const void *acpi_reader(void *ctx, uint64_t pa, size_t len)
+{
+	(void)ctx;
+	return phys_map_firmware(pa, len);
+}
+
+static void read_acpi(void)
+{
+	const uint8_t *rsdp = boot_info.rsdp_len ? boot_info.rsdp : NULL;
+
+	smp_stats.acpi_ok = acpi_parse(rsdp, boot_info.rsdp_len, acpi_reader,
+				       NULL, &acpi) == 0;
+	if (acpi.madt.present)
+		smp_stats.cpus_madt = (unsigned)acpi.madt.cpu_count;
+}
+
+/* cpu_apic_id[1..]: the MADT's enabled CPUs other than this one. */
+static unsigned list_cpus(void)
+{
+	unsigned n = 1;
+
+	for (size_t i = 0; i < acpi.madt.cpu_count; i++) {
+		uint32_t id = acpi.madt.cpus[i].apic_id;
+
+		if (id == cpu_apic_id[0])
+			continue;
+		if (id > apic_max_id()) {
+			report_info(
+				"smp: cpu with apic id %u cannot be reached "
+				"in %s mode: left out",
+				id, apic_mode_name());
+			continue;
+		}
+		if (n == MAX_CPUS) {
+			report_info("smp: more than %u cpus: the rest are left "
+				    "out",
+				    MAX_CPUS);
+			break;
+		}
+		cpu_apic_id[n++] = id;
+	}
+	return n;
+}
+
+static void choose_cpus(uint64_t max_cpus)
+{
+	unsigned n = acpi.madt.present ? list_cpus() : 1;
+
+	if (max_cpus > n)
+		report_info("smp: cpus=%llu asks for more cpus than the %u "
+			    "found: using %u",
+			    (unsigned long long)max_cpus, n, n);
+	else if (max_cpus)
+		n = (unsigned)max_cpus;
+	nr_cpus = n;
+	smp_stats.cpus_wanted = n;
+}
+
+void smp_init(uint64_t max_cpus)
+{
+	const char *why = NULL;
+	uint64_t t0;
+
+	read_acpi();
+	if (!apic_setup(acpi.madt.lapic_addr, &why)) {
+		report_fail("smp: apic", "%s; running on the boot cpu only",
+			    why);
+		return;
+	}
+	for (size_t i = 0; i < acpi.madt.ioapic_count && i < ACPI_MAX_IOAPICS;
+	     i++)
+		ioapic_mask_all(acpi.madt.ioapics[i].addr);
+	xcall_init();
+	apic_init_cpu();
+	cpu_apic_id[0] = apic_read_id();
+	percpu[0]->apic_id = cpu_apic_id[0];
+	choose_cpus(max_cpus);
+	t0 = rdtsc_ordered();
+	if (!smp_start_aps(mm_stats.trampoline, &why))
+		report_fail("smp: bringup", "%s; running on the boot cpu only",
+			    why);
+	smp_stats.bringup_cycles = rdtsc_ordered() - t0;
+	smp_measure_tsc();
+}
+
+void smp_report(void)
+{
+	for (size_t i = 0; i < acpi.error_count && i < ACPI_ERR_MAX; i++)
+		report_info("smp: acpi: %s", acpi.errors[i]);
+	if (!acpi.madt.present)
+		report_info(
+			"smp: no usable MADT: running on the boot cpu only");
+	report_info("smp: %u of %u cpus online in %s mode; bring-up took %llu "
+		    "us",
+		    cpumask_count(&cpus_online), smp_stats.cpus_madt,
+		    apic_mode_name(),
+		    (unsigned long long)(tsc_to_ns(smp_stats.bringup_cycles) /
+					 1000));
+	report_info("smp: largest TSC offset from cpu 0: %lld cycles; %s",
+		    (long long)smp_stats.tsc_max_offset,
+		    smp_stats.tsc_trusted
+			    ? "cross-cpu TSC comparisons can be trusted"
+			    : "cross-cpu TSC comparisons cannot be trusted "
+			      "(TSC not invariant, or offsets too large)");
+}

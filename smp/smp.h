@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every CPU online and under the harness's control: ACPI tables, the APIC,
+ * bring-up, cross-calls, the start barrier and the TSC offsets.
+ */
+#ifndef SMP_SMP_H
+#define SMP_SMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "smp/acpi.h"
+#include "smp/cpumask.h"
+
+struct smp_stats {
+	bool acpi_ok;
+	unsigned cpus_madt;   /* enabled CPUs in the MADT (0 if no MADT) */
+	unsigned cpus_wanted; /* after cpus= and the limits */
+	uint64_t bringup_cycles;
+	int64_t tsc_max_offset; /* largest |offset| from the boot CPU */
+	bool tsc_trusted;	/* invariant and offsets within tolerance */
+};
+
+extern struct acpi_info acpi;
+extern struct smp_stats smp_stats;
+
+/* Tables, APIC, all CPUs (at most max_cpus of them, 0 = all). */
+void smp_init(uint64_t max_cpus);
+/* INFO lines about the above (ACPI problems, bring-up time, TSC). */
+void smp_report(void);
+/* The "smp:" checks. */
+void smp_selftest_run(void);
+
+/* smp/tsc_sync.c: fills percpu[]->tsc_offset_signed and the stats. */
+void smp_measure_tsc(void);
+
+/* smp/bringup.c */
+bool smp_start_aps(uint64_t tramp_page, const char **why);
+
+/*
+ * Cross-calls (smp/xcall.c). fn runs on the target in its IPI handler,
+ * interrupts off. One initiator at a time.
+ */
+typedef void (*xcall_fn)(void *arg);
+enum ipi_mode { IPI_EACH, IPI_BROADCAST };
+
+void xcall_init(void);
+/* Runs fn(arg) on cpu and waits; false (with a FAIL naming it) on timeout. */
+bool on_cpu(unsigned cpu, xcall_fn fn, void *arg);
+/* Posts fn to every CPU in mask (not this one), sends the IPIs. */
+void on_cpumask_async(const struct cpumask *mask, xcall_fn fn, void *arg,
+		      enum ipi_mode mode);
+/* Waits until every CPU of the last post acknowledged; false on timeout. */
+bool xcall_wait(const struct cpumask *mask, uint64_t timeout_us);
+bool on_cpumask(const struct cpumask *mask, xcall_fn fn, void *arg,
+		enum ipi_mode mode);
+/* How many xcalls cpu has completed (acknowledgements are counted). */
+uint32_t xcall_done(unsigned cpu);
+
+/* All CPUs in mask (this one included) meet; returns this CPU's exit TSC. */
+uint64_t smp_barrier(const struct cpumask *mask);
+
+/* The online CPUs other than this one. */
+void cpus_others(struct cpumask *out);
+
+#endif

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/*
+ * In-guest checks of the SMP machinery (names start "smp:"): every CPU the
+ * firmware lists is online, answers a cross-call, and loses no IPI.
+ */
+#include "kernel/cpu.h"
+#include "kernel/report.h"
+#include "kernel/tsc.h"
+#include "kernel/x86.h"
+#include "smp/apic.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
+
+#define IPI_STORM 10000
+
+static volatile uint32_t answered[MAX_CPUS];
+static volatile uint32_t hits[MAX_CPUS];
+
+static void say_who(void *arg)
+{
+	(void)arg;
+	answered[this_cpu()] = gs_read32(PERCPU_OFF_APIC_ID) + 1;
+}
+
+static void count_hit(void *arg)
+{
+	(void)arg;
+	hits[this_cpu()]++;
+}
+
+static void check_online(void)
+{
+	unsigned missing = 0;
+
+	for (unsigned cpu = 1; cpu < nr_cpus; cpu++) {
+		if (cpumask_test(cpu, &cpus_online))
+			continue;
+		report_fail("smp: bringup", "cpu %u, apic id %u did not start",
+			    cpu, cpu_apic_id[cpu]);
+		missing++;
+	}
+	report_check(!missing && cpumask_count(&cpus_online) == nr_cpus,
+		     "smp: bringup: all cpus online", "%u of %u online",
+		     cpumask_count(&cpus_online), nr_cpus);
+}
+
+/* Each CPU runs a function that reports its own APIC ID from GS. */
+static void check_on_cpu(void)
+{
+	unsigned cpu, bad = 0;
+
+	for_each_cpu (cpu, &cpus_online) {
+		if (cpu == this_cpu())
+			continue;
+		answered[cpu] = 0;
+		if (!on_cpu(cpu, say_who, NULL) ||
+		    answered[cpu] != cpu_apic_id[cpu] + 1)
+			bad++;
+	}
+	report_check(!bad, "smp: every cpu answers on_cpu",
+		     "%u cpus gave no or a wrong answer", bad);
+}
+
+/* rounds synchronous cross-calls to all others; every one counted. */
+static bool storm(enum ipi_mode mode, unsigned rounds, unsigned *bad)
+{
+	struct cpumask others;
+	unsigned cpu;
+
+	cpus_others(&others);
+	for_each_cpu (cpu, &others)
+		hits[cpu] = 0;
+	for (unsigned r = 0; r < rounds; r++)
+		if (!on_cpumask(&others, count_hit, NULL, mode))
+			return false;
+	*bad = 0;
+	for_each_cpu (cpu, &others)
+		*bad += hits[cpu] != rounds;
+	return true;
+}
+
+static void check_on_cpumask(void)
+{
+	unsigned bad = 0;
+	bool ok;
+
+	if (nr_cpus < 2) {
+		report_skip("smp: on_cpumask", "only one cpu");
+		return;
+	}
+	ok = storm(IPI_EACH, 1, &bad);
+	report_check(ok && !bad, "smp: on_cpumask to all, one ICR write each",
+		     "%u cpus missed it", bad);
+	ok = storm(IPI_BROADCAST, 1, &bad);
+	report_check(ok && !bad,
+		     "smp: on_cpumask to all, all-but-self "
+		     "shorthand",
+		     "%u cpus missed it", bad);
+	ok = storm(IPI_EACH, IPI_STORM, &bad);
+	report_check(ok && !bad, "smp: 10000 IPIs to every cpu, none lost",
+		     "%u cpus counted fewer", bad);
+}
+
+static uint64_t barrier_exit[MAX_CPUS];
+static struct cpumask barrier_mask;
+
+static void barrier_join(void *arg)
+{
+	(void)arg;
+	barrier_exit[this_cpu()] =
+		smp_barrier(&barrier_mask) -
+		(uint64_t)percpu[this_cpu()]->tsc_offset_signed;
+}
+
+/* Everyone meets at the start barrier; how far apart do they leave? */
+static void check_barrier(void)
+{
+	struct cpumask others;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	unsigned cpu;
+
+	cpumask_copy(&barrier_mask, &cpus_online);
+	cpus_others(&others);
+	on_cpumask_async(&others, barrier_join, NULL, IPI_EACH);
+	barrier_join(NULL);
+	xcall_wait(&others, 5000000);
+	for_each_cpu (cpu, &cpus_online) {
+		lo = barrier_exit[cpu] < lo ? barrier_exit[cpu] : lo;
+		hi = barrier_exit[cpu] > hi ? barrier_exit[cpu] : hi;
+	}
+	report_info("smp: start barrier skew %llu cycles (%llu ns) over %u "
+		    "cpus",
+		    (unsigned long long)(hi - lo),
+		    (unsigned long long)tsc_to_ns(hi - lo),
+		    cpumask_count(&cpus_online));
+}
+
+void smp_selftest_run(void)
+{
+	check_online();
+	check_on_cpu();
+	check_on_cpumask();
+	check_barrier();
+}

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The offset of each CPU's TSC from the boot CPU's, by a cache-line
+ * handshake: the boot CPU reads its TSC (t0), raises `ping`; the other CPU
+ * answers with its TSC (t); the boot CPU reads t1 when the answer arrives.
+ * If the TSCs agree, t lies between t0 and t1, so the offset is estimated
+ * as t - (t0 + t1) / 2, from the round with the shortest t1 - t0.
+ */
+#include "kernel/cpu.h"
+#include "kernel/report.h"
+#include "kernel/x86.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
+
+#define TSC_ROUNDS 64
+/* Offsets below this many cycles are noise of the handshake itself. */
+#define TSC_TRUST_CYCLES 2000
+
+static struct {
+	volatile uint32_t ping;
+	uint32_t pad[15];
+	volatile uint32_t pong;
+	volatile uint64_t tsc;
+} __attribute__((aligned(CACHELINE))) hs;
+
+static void tsc_responder(void *arg)
+{
+	(void)arg;
+	for (uint32_t k = 1; k <= TSC_ROUNDS; k++) {
+		while (__atomic_load_n(&hs.ping, __ATOMIC_ACQUIRE) != k)
+			cpu_relax();
+		hs.tsc = rdtsc_ordered();
+		__atomic_store_n(&hs.pong, k, __ATOMIC_RELEASE);
+	}
+}
+
+static int64_t measure_one(unsigned cpu)
+{
+	struct cpumask one;
+	uint64_t best_rtt = UINT64_MAX;
+	int64_t best = 0;
+
+	hs.ping = 0;
+	hs.pong = 0;
+	cpumask_zero(&one);
+	cpumask_set(cpu, &one);
+	on_cpumask_async(&one, tsc_responder, NULL, IPI_EACH);
+	for (uint32_t k = 1; k <= TSC_ROUNDS; k++) {
+		uint64_t t0 = rdtsc_ordered(), t1;
+
+		__atomic_store_n(&hs.ping, k, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&hs.pong, __ATOMIC_ACQUIRE) != k)
+			cpu_relax();
+		t1 = rdtsc_ordered();
+		if (t1 - t0 < best_rtt) {
+			best_rtt = t1 - t0;
+			best = (int64_t)(hs.tsc - (t0 + (t1 - t0) / 2));
+		}
+	}
+	xcall_wait(&one, 1000000);
+	return best;
+}
+
+void smp_measure_tsc(void)
+{
+	unsigned cpu;
+	int64_t worst = 0;
+
+	for_each_cpu (cpu, &cpus_online) {
+		int64_t off;
+
+		if (cpu == 0)
+			continue;
+		off = measure_one(cpu);
+		percpu[cpu]->tsc_offset_signed = off;
+		if ((off < 0 ? -off : off) > (worst < 0 ? -worst : worst))
+			worst = off;
+	}
+	smp_stats.tsc_max_offset = worst < 0 ? -worst : worst;
+	smp_stats.tsc_trusted = cpu_info.invariant_tsc &&
+				smp_stats.tsc_max_offset < TSC_TRUST_CYCLES;
+}

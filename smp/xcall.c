@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Cross-calls: a cache-line mailbox per CPU. The initiator stores the
+ * function and argument, bumps `req`, and sends an IPI; the target's handler
+ * runs the function and sets `done` to the request it served. Completion is
+ * counted in memory, never by counting interrupts: several IPIs of one
+ * vector to one CPU coalesce into one interrupt.
+ */
+#include "kernel/cpu.h"
+#include "kernel/report.h"
+#include "kernel/trap.h"
+#include "kernel/tsc.h"
+#include "kernel/x86.h"
+#include "smp/apic.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
+
+#define XCALL_TIMEOUT_US 5000000
+
+struct mailbox {
+	xcall_fn fn;
+	void *arg;
+	volatile uint32_t req;
+	volatile uint32_t done;
+} __attribute__((aligned(CACHELINE)));
+
+static struct mailbox mbox[MAX_CPUS];
+
+static void on_xcall(struct trap_frame *f)
+{
+	struct mailbox *m = &mbox[this_cpu()];
+	uint32_t req = __atomic_load_n(&m->req, __ATOMIC_ACQUIRE);
+
+	(void)f;
+	if (req != m->done) {
+		m->fn(m->arg);
+		__atomic_store_n(&m->done, req, __ATOMIC_RELEASE);
+	}
+	apic_eoi();
+}
+
+static void on_ping(struct trap_frame *f)
+{
+	(void)f;
+	apic_eoi();
+}
+
+/* Spurious interrupts must not be acknowledged (SDM 11.9). */
+static void on_spurious(struct trap_frame *f)
+{
+	(void)f;
+}
+
+void xcall_init(void)
+{
+	trap_set_handler(VEC_XCALL, on_xcall);
+	trap_set_handler(VEC_PING, on_ping);
+	trap_set_handler(VEC_SPURIOUS, on_spurious);
+}
+
+static void post(unsigned cpu, xcall_fn fn, void *arg)
+{
+	struct mailbox *m = &mbox[cpu];
+
+	m->fn = fn;
+	m->arg = arg;
+	__atomic_store_n(&m->req, m->req + 1, __ATOMIC_RELEASE);
+}
+
+void on_cpumask_async(const struct cpumask *mask, xcall_fn fn, void *arg,
+		      enum ipi_mode mode)
+{
+	unsigned cpu;
+
+	for_each_cpu (cpu, mask)
+		post(cpu, fn, arg);
+	if (mode == IPI_BROADCAST) {
+		apic_send_all_but_self(ICR_FIXED | VEC_XCALL);
+		return;
+	}
+	for_each_cpu (cpu, mask)
+		apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_XCALL);
+}
+
+static bool wait_one(unsigned cpu, uint64_t start, uint64_t limit)
+{
+	struct mailbox *m = &mbox[cpu];
+
+	while (__atomic_load_n(&m->done, __ATOMIC_ACQUIRE) != m->req) {
+		if (rdtsc() - start > limit) {
+			report_fail("smp: xcall",
+				    "cpu %u, apic id %u did not "
+				    "answer within %u ms",
+				    cpu, cpu_apic_id[cpu],
+				    XCALL_TIMEOUT_US / 1000);
+			return false;
+		}
+		cpu_relax();
+	}
+	return true;
+}
+
+bool xcall_wait(const struct cpumask *mask, uint64_t timeout_us)
+{
+	uint64_t start = rdtsc(), limit = us_to_cycles(timeout_us);
+	bool ok = true;
+	unsigned cpu;
+
+	for_each_cpu (cpu, mask)
+		ok &= wait_one(cpu, start, limit);
+	return ok;
+}
+
+bool on_cpumask(const struct cpumask *mask, xcall_fn fn, void *arg,
+		enum ipi_mode mode)
+{
+	on_cpumask_async(mask, fn, arg, mode);
+	return xcall_wait(mask, XCALL_TIMEOUT_US);
+}
+
+bool on_cpu(unsigned cpu, xcall_fn fn, void *arg)
+{
+	struct cpumask one;
+
+	cpumask_zero(&one);
+	cpumask_set(cpu, &one);
+	return on_cpumask(&one, fn, arg, IPI_EACH);
+}
+
+uint32_t xcall_done(unsigned cpu)
+{
+	return mbox[cpu].done;
+}
+
+void cpus_others(struct cpumask *out)
+{
+	cpumask_copy(out, &cpus_online);
+	cpumask_clear(this_cpu(), out);
+}
+
+/* Sense-reversing barrier over the CPUs of mask. */
+static struct {
+	volatile unsigned count;
+	volatile unsigned sense;
+} __attribute__((aligned(CACHELINE))) barrier;
+
+uint64_t smp_barrier(const struct cpumask *mask)
+{
+	unsigned n = cpumask_count(mask);
+	unsigned sense = barrier.sense;
+
+	if (__atomic_add_fetch(&barrier.count, 1, __ATOMIC_ACQ_REL) == n) {
+		barrier.count = 0;
+		__atomic_store_n(&barrier.sense, !sense, __ATOMIC_RELEASE);
+	} else {
+		while (__atomic_load_n(&barrier.sense, __ATOMIC_ACQUIRE) ==
+		       sense)
+			cpu_relax();
+	}
+	return rdtsc();
+}
