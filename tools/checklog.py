@@ -156,9 +156,8 @@ ENV_FIELDS = {
     }),
     "hypervisor": want_str(nullable=True),
     "cpus_madt": want_int(0, nullable=True),
-    # null until SMP bring-up (smp/) exists; then these become required.
-    "cpus_online": want_int(1, nullable=True),
-    "apic": want_choice("xapic", "x2apic", nullable=True),
+    "cpus_online": want_int(1),
+    "apic": want_choice("xapic", "x2apic"),
     "tsc_khz": want_int(1, nullable=True),
     "tsc_source": want_str(nullable=True),
     "tsc_invariant": want_bool(),

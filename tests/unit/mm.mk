@@ -6,8 +6,8 @@
 #
 #   mm-unit          build build/host/test_{pmm,pt,invlpgb} with ASan/UBSan
 #                    and run them; fails if any test fails
-#   mm-freestanding  compile mm/*.c as the kernel does (no libc, no SSE, no
-#                    red zone) to catch hosted-only code early
+#   mm-freestanding  compile the portable mm/ sources as the kernel does (no
+#                    libc, no SSE, no red zone) to catch hosted-only code
 #
 # Every variable is MM_-prefixed so that this file and unit.mk can both be
 # included into one Makefile.
@@ -36,9 +36,9 @@ MM_SRCS_pt := mm/pt.c mm/pt_range.c
 MM_SRCS_invlpgb := mm/invlpgb.c
 
 MM_BINS := $(MM_TESTS:%=$(MM_OUT)/test_%)
-MM_HDRS := $(wildcard mm/*.h) kernel/multiboot.h kernel/string.h \
-	$(MM_UNIT_DIR)/unit.h
-MM_KSRCS := $(wildcard mm/*.c)
+MM_HDRS := mm/pmm.h mm/pmm_internal.h mm/pt.h mm/invlpgb.h \
+	kernel/multiboot.h kernel/string.h $(MM_UNIT_DIR)/unit.h
+MM_KSRCS := $(sort $(foreach t,$(MM_TESTS),$(MM_SRCS_$(t))))
 MM_KOBJS := $(MM_KSRCS:%.c=$(MM_OUT)/freestanding/%.o)
 
 define MM_RULE

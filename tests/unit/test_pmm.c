@@ -77,7 +77,7 @@ static bool sim_allowed(uint64_t pa)
 	return true;
 }
 
-static uint8_t *sim_page(uint64_t pa, bool create)
+static uint8_t *sim_page(uint64_t pa)
 {
 	uint64_t key = (pa >> 12) + 1;
 	size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 48);
@@ -88,8 +88,6 @@ static uint8_t *sim_page(uint64_t pa, bool create)
 		if (sim->key[h] == 0)
 			break;
 	}
-	if (!create)
-		return NULL;
 	assert_true(sim->pages < SIM_SLOTS / 2);
 	sim->key[h] = key;
 	sim->page[h] = calloc(1, PG);
@@ -104,7 +102,7 @@ static void *sim_p2v(void *ctx, uint64_t pa)
 	if (!sim_allowed(pa))
 		fail_msg("access to %#llx: not usable RAM",
 			 (unsigned long long)pa);
-	return sim_page(pa, true) + (pa & (PG - 1));
+	return sim_page(pa) + (pa & (PG - 1));
 }
 
 static int setup(void **state)

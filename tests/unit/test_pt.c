@@ -372,6 +372,31 @@ static void test_user_mapping(void **state)
 	assert_int_equal(pt_map(&pt, 0x80000000, 0x2000, PT_4K, PTE_P, NULL),
 			 PT_OK);
 	assert_int_equal(walk(0x80000000).entries[3] & PTE_U, 0);
+	/* A user page under those supervisor tables gives them U. */
+	assert_int_equal(
+		pt_map(&pt, 0x80001000, 0x3000, PT_4K, PTE_P | PTE_U, NULL),
+		PT_OK);
+	w = walk(0x80001000);
+	assert_true(w.user);
+	assert_false(w.writable);
+	assert_int_equal(w.entries[3] & PTE_U, PTE_U);
+	assert_int_equal(w.entries[2] & PTE_U, PTE_U);
+	assert_false(walk(0x80000000).user); /* its own leaf has no U */
+}
+
+/* PS in a PML4 entry is reserved: it does not make a 512 GiB page. */
+static void test_pml4_ps_ignored(void **state)
+{
+	struct pt_walk w;
+
+	(void)state;
+	assert_int_equal(pt_map(&pt, 0x1000, 0x7000, PT_4K, PTE_P, NULL),
+			 PT_OK);
+	root_table()[0] |= PTE_PS;
+	w = walk(0x1000);
+	assert_true(w.mapped);
+	assert_int_equal(w.size, PT_4K);
+	assert_int_equal(w.pa, 0x7000);
 }
 
 static void check_split_2m(uint64_t va, uint64_t pa, uint64_t flags)
@@ -547,6 +572,16 @@ static void test_map_range(void **state)
 	assert_int_equal(n[PT_1G], 0);
 	assert_int_equal(n[PT_2M], 514);
 	assert_int_equal(n[PT_4K], 3);
+	/* Exactly one page of each size. */
+	assert_int_equal(pt_map_range(&pt, 64 * GIB, 2 * MIB, 2 * MIB, PTE_P,
+				      all, &done),
+			 PT_OK);
+	assert_int_equal(walk(64 * GIB).size, PT_2M);
+	assert_int_equal(
+		pt_map_range(&pt, 65 * GIB, GIB, GIB, PTE_P, all, &done),
+		PT_OK);
+	assert_int_equal(walk(65 * GIB).size, PT_1G);
+	assert_int_equal(done, GIB);
 	/* Only 4 KiB allowed. */
 	assert_int_equal(pt_map_range(&pt, 32 * GIB, 0, 4 * MIB, PTE_P,
 				      PT_ALLOW_4K, &done),
@@ -622,13 +657,14 @@ static void test_strerror(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_create),		  T(test_map_4k),
-		T(test_map_large),	  T(test_map_arg_errors),
-		T(test_map_conflicts),	  T(test_unmap),
-		T(test_protect),	  T(test_user_mapping),
-		T(test_split_2m),	  T(test_split_1g),
-		T(test_enomem),		  T(test_map_range),
-		T(test_map_range_errors), T(test_strerror),
+		T(test_create),		 T(test_map_4k),
+		T(test_map_large),	 T(test_map_arg_errors),
+		T(test_map_conflicts),	 T(test_unmap),
+		T(test_protect),	 T(test_user_mapping),
+		T(test_pml4_ps_ignored), T(test_split_2m),
+		T(test_split_1g),	 T(test_enomem),
+		T(test_map_range),	 T(test_map_range_errors),
+		T(test_strerror),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
