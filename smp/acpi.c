@@ -19,16 +19,11 @@
 
 void acpi_err(struct acpi_info *ai, const char *fmt, ...)
 {
-	static const char prefix[] = "acpi: ";
 	va_list ap;
-	char *e;
 
 	if (ai->error_count < ACPI_ERR_MAX) {
-		e = ai->errors[ai->error_count];
-		kstrlcpy(e, prefix, ACPI_ERR_LEN);
 		va_start(ap, fmt);
-		kvsnprintf(e + sizeof(prefix) - 1,
-			   ACPI_ERR_LEN - (sizeof(prefix) - 1), fmt, ap);
+		kvsnprintf(ai->errors[ai->error_count], ACPI_ERR_LEN, fmt, ap);
 		va_end(ap);
 	}
 	ai->error_count++;
@@ -69,8 +64,8 @@ void acpi_text_copy(char *dst, const uint8_t *src, size_t n)
 	dst[n] = '\0';
 }
 
-static struct acpi_table *table_record(struct acpi_info *ai,
-				       const uint8_t *h, uint64_t pa)
+static struct acpi_table *table_record(struct acpi_info *ai, const uint8_t *h,
+				       uint64_t pa)
 {
 	struct acpi_table *t;
 
@@ -125,13 +120,14 @@ static const uint8_t *table_get(struct acpi_ctx *c, uint64_t pa,
 		return NULL;
 	}
 	if (len < ACPI_HDR_LEN || len > ACPI_TABLE_MAX) {
-		acpi_err(ai, "%s at 0x%llx: implausible length %u: skipped", sig,
-			 a, len);
+		acpi_err(ai, "%s at 0x%llx: implausible length %u: skipped",
+			 sig, a, len);
 		return NULL;
 	}
 	t = acpi_read(c, pa, len);
 	if (!t) {
-		acpi_err(ai, "%s at 0x%llx: length %u runs past readable memory",
+		acpi_err(ai,
+			 "%s at 0x%llx: length %u runs past readable memory",
 			 sig, a, len);
 		return NULL;
 	}
@@ -201,8 +197,8 @@ static void root_walk(struct acpi_ctx *c, uint32_t len, unsigned int esize)
 		acpi_err(ai, "%s: length %u ends inside an entry: ignored",
 			 name, len);
 	for (size_t i = 0; i < n; i++) {
-		const uint8_t *e =
-			acpi_read(c, ai->root_pa + ACPI_HDR_LEN + i * esize, esize);
+		const uint8_t *e = acpi_read(
+			c, ai->root_pa + ACPI_HDR_LEN + i * esize, esize);
 		uint64_t pa;
 
 		if (!e) {

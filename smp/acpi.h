@@ -41,8 +41,8 @@
 #define ACPI_ERR_MAX	    16
 #define ACPI_ERR_LEN	    112
 
-#define ACPI_NO_DOMAIN 0xffffffffu /* no SRAT entry for this CPU */
-#define ACPI_NO_NMI    0xffu	   /* no LINT pin is wired to NMI */
+#define ACPI_NO_DOMAIN	    0xffffffffu /* no SRAT entry for this CPU */
+#define ACPI_NO_NMI	    0xffu	/* no LINT pin is wired to NMI */
 
 /* Generic Address Structure (ACPI 5.2.3.2): 12 bytes in the tables. */
 enum { ACPI_GAS_MEMORY = 0, ACPI_GAS_IO = 1 };
@@ -67,13 +67,13 @@ struct acpi_table {
 
 struct acpi_cpu {
 	uint32_t apic_id;
-	uint32_t uid; /* ACPI processor UID */
+	uint32_t uid;	 /* ACPI processor UID */
 	uint32_t domain; /* SRAT proximity domain, or ACPI_NO_DOMAIN */
 	bool enabled;
 	bool online_capable; /* disabled, but can be enabled at run time */
-	bool x2apic; /* listed by a type 9 (x2APIC) entry */
-	uint8_t nmi_lint; /* LINT0/1 wired to NMI, or ACPI_NO_NMI */
-	uint16_t nmi_flags; /* MPS INTI flags (polarity, trigger) of it */
+	bool x2apic;	     /* listed by a type 9 (x2APIC) entry */
+	uint8_t nmi_lint;    /* LINT0/1 wired to NMI, or ACPI_NO_NMI */
+	uint16_t nmi_flags;  /* MPS INTI flags (polarity, trigger) of it */
 };
 
 struct acpi_ioapic {
@@ -111,9 +111,9 @@ struct acpi_madt {
 	size_t cpu_count;
 	size_t hotplug_count;
 	size_t disabled_count; /* neither: not usable, not listed */
-	size_t dropped_count; /* usable, but the list was full */
-	size_t x2apic_count; /* listed CPUs from type 9 entries */
-	uint32_t max_apic_id; /* over the listed CPUs */
+	size_t dropped_count;  /* usable, but the list was full */
+	size_t x2apic_count;   /* listed CPUs from type 9 entries */
+	uint32_t max_apic_id;  /* over the listed CPUs */
 	struct acpi_cpu cpus[ACPI_MAX_CPUS];
 
 	size_t ioapic_count; /* may exceed ACPI_MAX_IOAPICS: rest dropped */
@@ -128,13 +128,13 @@ struct acpi_fadt {
 	bool present;
 	uint8_t revision;
 	uint32_t length;
-	uint32_t flags; /* the FADT's Flags field (offset 112) */
-	uint64_t dsdt; /* X_DSDT when set, else DSDT */
+	uint32_t flags;	 /* the FADT's Flags field (offset 112) */
+	uint64_t dsdt;	 /* X_DSDT when set, else DSDT */
 	bool hw_reduced; /* flags bit 20: no PM timer, no legacy blocks */
 	/* ACPI PM timer: 3.579545 MHz, 24 or 32 bits wide. */
 	bool pm_timer;
 	struct acpi_gas pm_timer_reg; /* space is IO for PM_TMR_BLK */
-	bool pm_timer_32bit; /* flags bit 8, TMR_VAL_EXT */
+	bool pm_timer_32bit;	      /* flags bit 8, TMR_VAL_EXT */
 	/* Writing reset_value to reset_reg resets the machine. */
 	bool reset;
 	struct acpi_gas reset_reg;
@@ -174,7 +174,7 @@ struct acpi_srat {
 struct acpi_info {
 	/* The RSDP that was used, and where it came from. */
 	bool rsdp_from_loader; /* the copy passed in; else found by a scan */
-	uint64_t rsdp_pa; /* where the scan found it (0 for the copy) */
+	uint64_t rsdp_pa;      /* where the scan found it (0 for the copy) */
 	uint8_t rsdp_revision;
 	char oem_id[7];
 	bool xsdt; /* the root table is the XSDT (else the RSDT) */
@@ -188,6 +188,9 @@ struct acpi_info {
 	struct acpi_hpet hpet;
 	struct acpi_srat srat;
 
+	/* Printable messages naming the table and the problem, e.g.
+	 * "APIC at 0x7fe1000: bad checksum: skipped"; print them after a
+	 * prefix such as "acpi: ". */
 	size_t error_count; /* how many problems; the first few are kept */
 	char errors[ACPI_ERR_MAX][ACPI_ERR_LEN];
 };

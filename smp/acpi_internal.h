@@ -10,12 +10,12 @@
 #include "acpi.h"
 
 /* Every ACPI table starts with this 36-byte header (ACPI 5.2.6). */
-#define ACPI_HDR_LEN	 36
-#define ACPI_HDR_SIG	 0 /* 4 ASCII characters */
-#define ACPI_HDR_LENGTH	 4 /* of the whole table, header included */
-#define ACPI_HDR_REV	 8
-#define ACPI_HDR_CSUM	 9 /* makes the bytes of the table sum to 0 */
-#define ACPI_HDR_OEMID	 10 /* 6 characters */
+#define ACPI_HDR_LEN	36
+#define ACPI_HDR_SIG	0 /* 4 ASCII characters */
+#define ACPI_HDR_LENGTH 4 /* of the whole table, header included */
+#define ACPI_HDR_REV	8
+#define ACPI_HDR_CSUM	9  /* makes the bytes of the table sum to 0 */
+#define ACPI_HDR_OEMID	10 /* 6 characters */
 /* Far above any real table: a larger length is a corrupt header. */
 #define ACPI_TABLE_MAX (16u << 20)
 
@@ -92,7 +92,8 @@ void acpi_text_copy(char *dst, const uint8_t *src, size_t n);
 /* Decodes a 12-byte Generic Address Structure. */
 void acpi_gas_get(const uint8_t *p, struct acpi_gas *g);
 
-/* Records "acpi: <formatted message>"; only the first few are kept. */
+/* Records a message (callers print it after "acpi: "); counts them all,
+ * keeps the first ACPI_ERR_MAX. */
 void acpi_err(struct acpi_info *ai, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -102,7 +103,7 @@ struct acpi_walk {
 	uint32_t len;
 	uint32_t off;
 	const char *sig; /* names the table in messages */
-	bool quiet; /* a second pass: the first one reported */
+	bool quiet;	 /* a second pass: the first one reported */
 };
 
 /*

@@ -18,9 +18,9 @@
 
 /* Interrupt controller structure types (Table 5.21) and their sizes. */
 enum {
-	MADT_LAPIC = 0, /* 8: uid u8 @2, APIC ID u8 @3, flags u32 @4 */
+	MADT_LAPIC = 0,	 /* 8: uid u8 @2, APIC ID u8 @3, flags u32 @4 */
 	MADT_IOAPIC = 1, /* 12: id @2, address u32 @4, GSI base u32 @8 */
-	MADT_ISO = 2, /* 10: bus @2, source @3, GSI u32 @4, flags u16 @8 */
+	MADT_ISO = 2,	 /* 10: bus @2, source @3, GSI u32 @4, flags u16 @8 */
 	MADT_LAPIC_NMI = 4, /* 6: uid u8 @2 (0xff all), flags u16 @3, LINT @5 */
 	MADT_LAPIC_ADDR_OVR = 5, /* 12: 64-bit local APIC address @4 */
 	MADT_X2APIC = 9, /* 16: x2APIC ID u32 @4, flags u32 @8, uid u32 @12 */
@@ -36,8 +36,8 @@ enum {
 #define LAPIC_ENABLED	     (1u << 0)
 #define LAPIC_ONLINE_CAPABLE (1u << 1)
 
-#define NMI_ALL_8  0xffu
-#define NMI_ALL_32 0xffffffffu
+#define NMI_ALL_8	     0xffu
+#define NMI_ALL_32	     0xffffffffu
 
 struct madt_walk {
 	struct acpi_info *ai;
@@ -75,14 +75,16 @@ static void cpu_add(struct madt_walk *mw, uint32_t apic_id, uint32_t uid,
 	}
 	c = cpu_lookup(mw, apic_id);
 	if (c) {
-		acpi_err(mw->ai, "APIC: APIC ID 0x%x (uid %u) listed again "
-				 "(uid %u): first entry kept",
+		acpi_err(mw->ai,
+			 "APIC: APIC ID 0x%x (uid %u) listed again "
+			 "(uid %u): first entry kept",
 			 apic_id, c->uid, uid);
 		return;
 	}
 	if (m->cpu_count + (ACPI_MAX_CPUS - mw->hot_top) == ACPI_MAX_CPUS) {
 		if (!mw->full_reported)
-			acpi_err(mw->ai, "APIC: more than %u CPUs: rest ignored",
+			acpi_err(mw->ai,
+				 "APIC: more than %u CPUs: rest ignored",
 				 ACPI_MAX_CPUS);
 		mw->full_reported = true;
 		m->dropped_count++;
@@ -178,8 +180,9 @@ static void nmi_apply(struct madt_walk *mw, const struct acpi_nmi *n)
 	uint32_t all = n->x2apic ? NMI_ALL_32 : NMI_ALL_8;
 
 	if (n->lint > 1) {
-		acpi_err(mw->ai, "APIC: NMI entry for uid 0x%x names LINT%u: "
-				 "ignored",
+		acpi_err(mw->ai,
+			 "APIC: NMI entry for uid 0x%x names LINT%u: "
+			 "ignored",
 			 n->uid, n->lint);
 		return;
 	}
@@ -248,8 +251,9 @@ void acpi_parse_madt(struct acpi_info *ai, const uint8_t *t, uint32_t len)
 	kmemset(mw.m, 0, sizeof(*mw.m));
 	mw.hot_top = ACPI_MAX_CPUS;
 	if (len < MADT_ENTRIES) {
-		acpi_err(ai, "APIC: %u bytes, too short for its fields: "
-			     "skipped",
+		acpi_err(ai,
+			 "APIC: %u bytes, too short for its fields: "
+			 "skipped",
 			 len);
 		return;
 	}

@@ -42,8 +42,9 @@ static int rsdp_check(struct acpi_ctx *c, const char *where)
 		return 1;
 	len = c->rsdp_len >= RSDP_V2_LEN ? acpi_get32(r + RSDP_LENGTH) : 0;
 	if (len < RSDP_V2_LEN || len > c->rsdp_len) {
-		acpi_err(c->ai, "RSDP %s: revision %u, length %u of %zu bytes: "
-				"XSDT not used",
+		acpi_err(c->ai,
+			 "RSDP %s: revision %u, length %u of %zu bytes: "
+			 "XSDT not used",
 			 where, r[RSDP_REV], len, c->rsdp_len);
 		return 1;
 	}
@@ -139,4 +140,3 @@ int acpi_rsdp_find(struct acpi_ctx *c, const uint8_t *copy, size_t len)
 		acpi_err(c->ai, "no valid RSDP (EBDA, 0xe0000-0xfffff)");
 	return level;
 }
-

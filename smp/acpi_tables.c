@@ -18,8 +18,9 @@ const uint8_t *acpi_walk_next(struct acpi_info *ai, struct acpi_walk *w)
 			acpi_err(ai, "%s: stray byte at +0x%x: ignored", w->sig,
 				 w->off);
 		else if (!w->quiet)
-			acpi_err(ai, "%s: entry at +0x%x (type %u) has length "
-				     "%u%s: rest of the table ignored",
+			acpi_err(ai,
+				 "%s: entry at +0x%x (type %u) has length "
+				 "%u%s: rest of the table ignored",
 				 w->sig, w->off, e[0], e[1],
 				 e[1] < 2 ? "" : ", past the end");
 		w->off = w->len;
@@ -44,9 +45,9 @@ bool acpi_entry_fits(struct acpi_info *ai, const struct acpi_walk *w,
  * tables (ACPI 1.0, QEMU's i440fx "pc") end at 116, before RESET_REG;
  * the X_ fields (ACPI 2.0+) follow at 132.
  */
-#define FADT_DSDT	 40 /* u32 */
-#define FADT_PM_TMR_BLK	 76 /* u32 I/O port */
-#define FADT_PM_TMR_LEN	 91 /* u8: 4 when the timer exists */
+#define FADT_DSDT	 40  /* u32 */
+#define FADT_PM_TMR_BLK	 76  /* u32 I/O port */
+#define FADT_PM_TMR_LEN	 91  /* u8: 4 when the timer exists */
 #define FADT_FLAGS	 112 /* u32 */
 #define FADT_RESET_REG	 116 /* GAS */
 #define FADT_RESET_VALUE 128 /* u8 */
@@ -92,8 +93,9 @@ static void fadt_reset(struct acpi_info *ai, const uint8_t *t, uint32_t len)
 	if (!(f->flags & FADT_RESET_REG_SUP))
 		return;
 	if (!fits(len, FADT_RESET_VALUE, 1)) {
-		acpi_err(ai, "FACP: RESET_REG_SUP set but the table is only "
-			     "%u bytes: no reset register",
+		acpi_err(ai,
+			 "FACP: RESET_REG_SUP set but the table is only "
+			 "%u bytes: no reset register",
 			 len);
 		return;
 	}
@@ -108,8 +110,9 @@ void acpi_parse_fadt(struct acpi_info *ai, const uint8_t *t, uint32_t len)
 
 	kmemset(f, 0, sizeof(*f));
 	if (len < FADT_V1_LEN) {
-		acpi_err(ai, "FACP: %u bytes, shorter than ACPI 1.0's %u: "
-			     "skipped",
+		acpi_err(ai,
+			 "FACP: %u bytes, shorter than ACPI 1.0's %u: "
+			 "skipped",
 			 len, FADT_V1_LEN);
 		return;
 	}

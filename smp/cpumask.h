@@ -23,9 +23,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define MAX_CPUS	   1024u
-#define CPUMASK_WORD_BITS  64u
-#define CPUMASK_WORDS	   (MAX_CPUS / CPUMASK_WORD_BITS)
+#define MAX_CPUS	  1024u
+#define CPUMASK_WORD_BITS 64u
+#define CPUMASK_WORDS	  (MAX_CPUS / CPUMASK_WORD_BITS)
 
 struct cpumask {
 	uint64_t bits[CPUMASK_WORDS];
@@ -242,7 +242,7 @@ static inline bool cpumask_empty(const struct cpumask *m)
  * order. Clearing the current CPU inside the loop is safe; a CPU added
  * behind the cursor is not visited.
  */
-#define for_each_cpu(cpu, mask)                                     \
+#define for_each_cpu(cpu, mask)                             \
 	for ((cpu) = cpumask_first(mask); (cpu) < MAX_CPUS; \
 	     (cpu) = cpumask_next((cpu), (mask)))
 

@@ -56,7 +56,10 @@ bool on_cpumask(const struct cpumask *mask, xcall_fn fn, void *arg,
 /* How many xcalls cpu has completed (acknowledgements are counted). */
 uint32_t xcall_done(unsigned cpu);
 
-/* All CPUs in mask (this one included) meet; returns this CPU's exit TSC. */
+/*
+ * All CPUs in mask (this one included) meet; returns this CPU's exit TSC,
+ * or 0 if the others did not all arrive within 5 s.
+ */
 uint64_t smp_barrier(const struct cpumask *mask);
 
 /* The online CPUs other than this one. */

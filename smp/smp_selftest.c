@@ -49,7 +49,7 @@ static void check_on_cpu(void)
 {
 	unsigned cpu, bad = 0;
 
-	for_each_cpu (cpu, &cpus_online) {
+	for_each_cpu(cpu, &cpus_online) {
 		if (cpu == this_cpu())
 			continue;
 		answered[cpu] = 0;
@@ -68,13 +68,13 @@ static bool storm(enum ipi_mode mode, unsigned rounds, unsigned *bad)
 	unsigned cpu;
 
 	cpus_others(&others);
-	for_each_cpu (cpu, &others)
+	for_each_cpu(cpu, &others)
 		hits[cpu] = 0;
 	for (unsigned r = 0; r < rounds; r++)
 		if (!on_cpumask(&others, count_hit, NULL, mode))
 			return false;
 	*bad = 0;
-	for_each_cpu (cpu, &others)
+	for_each_cpu(cpu, &others)
 		*bad += hits[cpu] != rounds;
 	return true;
 }
@@ -106,10 +106,12 @@ static struct cpumask barrier_mask;
 
 static void barrier_join(void *arg)
 {
+	uint64_t t = smp_barrier(&barrier_mask);
+
 	(void)arg;
+	/* On the boot CPU's time line; 0 stays 0 (timed out). */
 	barrier_exit[this_cpu()] =
-		smp_barrier(&barrier_mask) -
-		(uint64_t)percpu[this_cpu()]->tsc_offset_signed;
+		t ? t - (uint64_t)percpu[this_cpu()]->tsc_offset_signed : 0;
 }
 
 /* Everyone meets at the start barrier; how far apart do they leave? */
@@ -124,7 +126,14 @@ static void check_barrier(void)
 	on_cpumask_async(&others, barrier_join, NULL, IPI_EACH);
 	barrier_join(NULL);
 	xcall_wait(&others, 5000000);
-	for_each_cpu (cpu, &cpus_online) {
+	for_each_cpu(cpu, &cpus_online) {
+		if (!barrier_exit[cpu]) {
+			report_fail("smp: start barrier",
+				    "cpu %u, apic id %u timed out waiting for "
+				    "the others",
+				    cpu, cpu_apic_id[cpu]);
+			return;
+		}
 		lo = barrier_exit[cpu] < lo ? barrier_exit[cpu] : lo;
 		hi = barrier_exit[cpu] > hi ? barrier_exit[cpu] : hi;
 	}

@@ -8,11 +8,13 @@
  */
 #include "kernel/cpu.h"
 #include "kernel/report.h"
+#include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
-#define TSC_ROUNDS 64
+#define TSC_ROUNDS	     64
+#define HANDSHAKE_TIMEOUT_US 1000000
 /* Offsets below this many cycles are noise of the handshake itself. */
 #define TSC_TRUST_CYCLES 2000
 
@@ -26,9 +28,14 @@ static struct {
 static void tsc_responder(void *arg)
 {
 	(void)arg;
+	uint64_t start = rdtsc(), limit = us_to_cycles(HANDSHAKE_TIMEOUT_US);
+
 	for (uint32_t k = 1; k <= TSC_ROUNDS; k++) {
-		while (__atomic_load_n(&hs.ping, __ATOMIC_ACQUIRE) != k)
+		while (__atomic_load_n(&hs.ping, __ATOMIC_ACQUIRE) != k) {
+			if (rdtsc() - start > limit)
+				return;
 			cpu_relax();
+		}
 		hs.tsc = rdtsc_ordered();
 		__atomic_store_n(&hs.pong, k, __ATOMIC_RELEASE);
 	}
@@ -49,8 +56,16 @@ static int64_t measure_one(unsigned cpu)
 		uint64_t t0 = rdtsc_ordered(), t1;
 
 		__atomic_store_n(&hs.ping, k, __ATOMIC_RELEASE);
-		while (__atomic_load_n(&hs.pong, __ATOMIC_ACQUIRE) != k)
+		while (__atomic_load_n(&hs.pong, __ATOMIC_ACQUIRE) != k) {
+			if (rdtsc() - t0 > us_to_cycles(HANDSHAKE_TIMEOUT_US)) {
+				report_fail("smp: tsc offsets",
+					    "cpu %u, apic id %u stopped "
+					    "answering the handshake",
+					    cpu, cpu_apic_id[cpu]);
+				return 0;
+			}
 			cpu_relax();
+		}
 		t1 = rdtsc_ordered();
 		if (t1 - t0 < best_rtt) {
 			best_rtt = t1 - t0;
@@ -66,7 +81,7 @@ void smp_measure_tsc(void)
 	unsigned cpu;
 	int64_t worst = 0;
 
-	for_each_cpu (cpu, &cpus_online) {
+	for_each_cpu(cpu, &cpus_online) {
 		int64_t off;
 
 		if (cpu == 0)

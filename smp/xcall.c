@@ -72,13 +72,13 @@ void on_cpumask_async(const struct cpumask *mask, xcall_fn fn, void *arg,
 {
 	unsigned cpu;
 
-	for_each_cpu (cpu, mask)
+	for_each_cpu(cpu, mask)
 		post(cpu, fn, arg);
 	if (mode == IPI_BROADCAST) {
 		apic_send_all_but_self(ICR_FIXED | VEC_XCALL);
 		return;
 	}
-	for_each_cpu (cpu, mask)
+	for_each_cpu(cpu, mask)
 		apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_XCALL);
 }
 
@@ -106,7 +106,7 @@ bool xcall_wait(const struct cpumask *mask, uint64_t timeout_us)
 	bool ok = true;
 	unsigned cpu;
 
-	for_each_cpu (cpu, mask)
+	for_each_cpu(cpu, mask)
 		ok &= wait_one(cpu, start, limit);
 	return ok;
 }
@@ -148,14 +148,17 @@ uint64_t smp_barrier(const struct cpumask *mask)
 {
 	unsigned n = cpumask_count(mask);
 	unsigned sense = barrier.sense;
+	uint64_t start = rdtsc(), limit = us_to_cycles(XCALL_TIMEOUT_US);
 
 	if (__atomic_add_fetch(&barrier.count, 1, __ATOMIC_ACQ_REL) == n) {
 		barrier.count = 0;
 		__atomic_store_n(&barrier.sense, !sense, __ATOMIC_RELEASE);
-	} else {
-		while (__atomic_load_n(&barrier.sense, __ATOMIC_ACQUIRE) ==
-		       sense)
-			cpu_relax();
+		return rdtsc();
+	}
+	while (__atomic_load_n(&barrier.sense, __ATOMIC_ACQUIRE) == sense) {
+		if (rdtsc() - start > limit)
+			return 0; /* the caller reports who is missing */
+		cpu_relax();
 	}
 	return rdtsc();
 }

@@ -20,7 +20,7 @@
 #include <x86intrin.h>
 
 #define WINDOWS 5
-#define TRIES 16
+#define TRIES	16
 
 static uint64_t now_ns(void)
 {
@@ -67,14 +67,14 @@ int main(int argc, char **argv)
 	}
 	for (int w = 0; w < WINDOWS; w++) {
 		uint64_t ns0, tsc0, ns1, tsc1;
-		struct timespec nap = { ms / 1000, (ms % 1000) * 1000000L };
+		struct timespec nap = {ms / 1000, (ms % 1000) * 1000000L};
 
 		sample(&ns0, &tsc0);
 		nanosleep(&nap, NULL);
 		sample(&ns1, &tsc1);
 		/* cycles per ms = kHz; in 128 bits: cycles * 10^6 overflows */
-		khz[w] = (uint64_t)((unsigned __int128)(tsc1 - tsc0) * 1000000u /
-				    (ns1 - ns0));
+		khz[w] = (uint64_t)((unsigned __int128)(tsc1 - tsc0) *
+				    1000000u / (ns1 - ns0));
 	}
 	qsort(khz, WINDOWS, sizeof(khz[0]), cmp_u64);
 	printf("%llu\n", (unsigned long long)khz[WINDOWS / 2]);

@@ -1157,7 +1157,7 @@ static void test_error_overflow(void **state)
 	assert_int_equal(run(NULL, 0), 0);
 	assert_int_equal(ai.error_count, 19);
 	assert_string_equal(ai.errors[ACPI_ERR_MAX - 1],
-			    "acpi: XSDT: entry 15 is NULL: skipped");
+			    "XSDT: entry 15 is NULL: skipped");
 	assert_int_equal(ai.madt.cpu_count, 1);
 }
 

@@ -88,14 +88,14 @@ static void test_records_and_summary(void **state)
 	report_pass("x");
 	report_fail("y", "z");
 	assert_int_equal(report_summary(), STATUS_FAIL);
-	assert_string_equal(out,
-			    "@json {\"type\":\"env\",\"seq\":0,\"schema\":1}\n"
-			    "PASS: x\n"
-			    "FAIL: y: z\n"
-			    "@json {\"type\":\"summary\",\"seq\":1,\"passed\":1,"
-			    "\"failed\":1,\"skipped\":0,\"records\":1}\n"
-			    "SUMMARY: 2 tests, 1 unexpected failures, 0 "
-			    "skipped\n");
+	assert_string_equal(
+		out, "@json {\"type\":\"env\",\"seq\":0,\"schema\":1}\n"
+		     "PASS: x\n"
+		     "FAIL: y: z\n"
+		     "@json {\"type\":\"summary\",\"seq\":1,\"passed\":1,"
+		     "\"failed\":1,\"skipped\":0,\"records\":1}\n"
+		     "SUMMARY: 2 tests, 1 unexpected failures, 0 "
+		     "skipped\n");
 }
 
 /* A record too big for its buffer keeps its seq and becomes a FAIL. */
