@@ -10,6 +10,12 @@
 #define KBC_PULSE_RESET	   0xfe
 
 static enum exit_mode exit_mode = EXIT_HALT;
+static struct {
+	bool valid, io;
+	uint64_t addr;
+	volatile uint8_t *mmio;
+	uint8_t value;
+} reset_reg;
 
 void exit_init(enum exit_mode mode)
 {
@@ -22,13 +28,29 @@ static void delay_spins(unsigned n)
 		cpu_relax();
 }
 
+void exit_set_reset_register(bool io, uint64_t addr, void *mmio, uint8_t value)
+{
+	reset_reg.io = io;
+	reset_reg.addr = addr;
+	reset_reg.mmio = mmio;
+	reset_reg.value = value;
+	reset_reg.valid = io ? addr <= 0xffff : mmio != NULL;
+}
+
 /*
- * The ACPI FADT reset register is the preferred way (TODO(smp/acpi): use it
- * once the FADT is parsed); port 0xCF9 works on every PC chipset of the
- * last two decades, the keyboard controller pulse on the older ones.
+ * The ACPI FADT's reset register first (ACPI 6.5, 4.8.3.6), then port
+ * 0xCF9, which works on every PC chipset of the last two decades, then the
+ * keyboard controller's reset pulse for the older ones.
  */
 static void reboot(void)
 {
+	if (reset_reg.valid) {
+		if (reset_reg.io)
+			outb((uint16_t)reset_reg.addr, reset_reg.value);
+		else
+			*reset_reg.mmio = reset_reg.value;
+		delay_spins(10000000);
+	}
 	outb(RESET_CONTROL_PORT, 0x02);
 	delay_spins(100000);
 	outb(RESET_CONTROL_PORT, 0x06);

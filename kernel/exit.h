@@ -3,9 +3,14 @@
 #ifndef KERNEL_EXIT_H
 #define KERNEL_EXIT_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include "config.h"
 
 void exit_init(enum exit_mode mode);
+
+/* The FADT reset register (I/O port, or a mapped MMIO byte), if any. */
+void exit_set_reset_register(bool io, uint64_t addr, void *mmio, uint8_t value);
 
 /*
  * Prints "EXIT: STATUS=<status>", then ends the run: under a hypervisor it

@@ -5,6 +5,7 @@
  */
 #include "kernel/bootinfo.h"
 #include "kernel/cpu.h"
+#include "kernel/exit.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
 #include "mm/vm.h"
@@ -29,6 +30,15 @@ static void read_acpi(void)
 				       NULL, &acpi) == 0;
 	if (acpi.madt.present)
 		smp_stats.cpus_madt = (unsigned)acpi.madt.cpu_count;
+	if (acpi.fadt.reset) {
+		const struct acpi_gas *g = &acpi.fadt.reset_reg;
+		bool io = g->space == ACPI_GAS_IO;
+
+		if (io || g->space == ACPI_GAS_MEMORY)
+			exit_set_reset_register(
+				io, g->addr, io ? NULL : mmio_map(g->addr, 1),
+				acpi.fadt.reset_value);
+	}
 }
 
 /* cpu_apic_id[1..]: the MADT's enabled CPUs other than this one. */
