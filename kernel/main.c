@@ -13,6 +13,7 @@
 #include "mm/mm_selftest.h"
 #include "mm/pagefault.h"
 #include "mm/vm.h"
+#include "bench/bench.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
 #include "mm/pagefault.h"
@@ -94,8 +95,7 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 	mm_selftest_run();                /* mappings, stale TLB, W^X */
 	tlb_selftest_run();               /* each invalidation primitive */
 	smp_selftest_run();               /* cross-calls, IPIs, barrier */
-	report_info("bench: this build has no experiments yet (bench=%s)",
-		    cfg.bench);
+	bench_run(&cfg);                  /* the experiments bench= names */
 	run_exit(report_summary());       /* SUMMARY, EXIT: STATUS=n, stop */
 }
 /* clang-format on */

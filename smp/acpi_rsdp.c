@@ -30,7 +30,11 @@ static int rsdp_check(struct acpi_ctx *c, const char *where)
 	const uint8_t *r = c->rsdp;
 	uint32_t len;
 
-	if (c->rsdp_len < RSDP_V1_LEN || kmemcmp(r, RSDP_SIG, 8)) {
+	if (c->rsdp_len < RSDP_V1_LEN) {
+		acpi_err(c->ai, "RSDP %s: only %zu bytes", where, c->rsdp_len);
+		return 0;
+	}
+	if (kmemcmp(r, RSDP_SIG, 8)) {
 		acpi_err(c->ai, "RSDP %s: no \"RSD PTR \" signature", where);
 		return 0;
 	}

@@ -3,6 +3,7 @@
 #include "kernel/x86.h"
 #include "mm/vm.h"
 #include "smp/apic.h"
+#include "smp/cpumask.h"
 
 /* Register offsets in the xAPIC page; the x2APIC MSR is 0x800 + off / 16. */
 #define APIC_ID		 0x20
@@ -119,8 +120,11 @@ static bool xapic_wait_idle(void)
 	return false;
 }
 
+uint64_t apic_icr_writes[MAX_CPUS];
+
 bool apic_send(uint32_t apic_id, uint32_t icr_low)
 {
+	apic_icr_writes[this_cpu()]++;
 	if (apic_mode == APIC_X2APIC) {
 		/* One 64-bit write: destination in bits 63:32. */
 		wrmsr(MSR_X2APIC_BASE + (APIC_ICR_LOW >> 4),

@@ -43,6 +43,9 @@ void apic_init_cpu(void);
 
 uint32_t apic_read_id(void);
 void apic_eoi(void);
+/* ICR writes (IPIs sent, a broadcast counting once) per sending CPU. */
+extern uint64_t apic_icr_writes[];
+
 /* Sends one IPI; false if an xAPIC never accepted it (timeout). */
 bool apic_send(uint32_t apic_id, uint32_t icr_low);
 /* To every CPU but this one, with one ICR write. */

@@ -55,6 +55,14 @@ bool on_cpumask(const struct cpumask *mask, xcall_fn fn, void *arg,
 		enum ipi_mode mode);
 /* How many xcalls cpu has completed (acknowledgements are counted). */
 uint32_t xcall_done(unsigned cpu);
+/* TSC cycles from handler entry to acknowledgement of its last xcall. */
+uint64_t xcall_handler_cycles(unsigned cpu);
+/* Cross-call interrupts cpu has taken (may be fewer than calls: IPIs of
+ * one vector coalesce). */
+uint64_t xcall_irqs(unsigned cpu);
+
+/* Raw IPI round trip (smp/xcall.c): VEC_PING to cpu, wait for its ack. */
+bool ping_cpu(unsigned cpu);
 
 /*
  * All CPUs in mask (this one included) meet; returns this CPU's exit TSC,

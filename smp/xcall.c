@@ -22,27 +22,50 @@ struct mailbox {
 	void *arg;
 	volatile uint32_t req;
 	volatile uint32_t done;
+	uint64_t handler_cycles; /* entry to acknowledgement, last call */
+	uint64_t irqs;           /* cross-call interrupts taken */
 } __attribute__((aligned(CACHELINE)));
 
 static struct mailbox mbox[MAX_CPUS];
 
 static void on_xcall(struct trap_frame *f)
 {
+	uint64_t t0 = rdtsc_ordered();
 	struct mailbox *m = &mbox[this_cpu()];
 	uint32_t req = __atomic_load_n(&m->req, __ATOMIC_ACQUIRE);
 
 	(void)f;
+	m->irqs++;
 	if (req != m->done) {
 		m->fn(m->arg);
+		m->handler_cycles = rdtsc_ordered() - t0;
 		__atomic_store_n(&m->done, req, __ATOMIC_RELEASE);
 	}
 	apic_eoi();
 }
 
+static volatile uint64_t ping_acks[MAX_CPUS];
+
+/* The smallest handler an IPI round trip can have: acknowledge, EOI. */
 static void on_ping(struct trap_frame *f)
 {
 	(void)f;
+	ping_acks[this_cpu()]++;
 	apic_eoi();
+}
+
+bool ping_cpu(unsigned cpu)
+{
+	uint64_t before = ping_acks[cpu], start = rdtsc();
+	uint64_t limit = us_to_cycles(XCALL_TIMEOUT_US);
+
+	apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_PING);
+	while (ping_acks[cpu] == before) {
+		if (rdtsc() - start > limit)
+			return false;
+		cpu_relax();
+	}
+	return true;
 }
 
 /* Spurious interrupts must not be acknowledged (SDM 11.9). */
@@ -130,6 +153,16 @@ bool on_cpu(unsigned cpu, xcall_fn fn, void *arg)
 uint32_t xcall_done(unsigned cpu)
 {
 	return mbox[cpu].done;
+}
+
+uint64_t xcall_handler_cycles(unsigned cpu)
+{
+	return mbox[cpu].handler_cycles;
+}
+
+uint64_t xcall_irqs(unsigned cpu)
+{
+	return mbox[cpu].irqs;
 }
 
 void cpus_others(struct cpumask *out)

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The experiment runner's shared pieces. Measurement is kept apart from
+ * processing (sel4bench): timed regions only store raw TSC deltas into
+ * buffers allocated beforehand; statistics, records and tables come after.
+ */
+#ifndef BENCH_BENCH_H
+#define BENCH_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "bench/params.h"
+#include "bench/stats.h"
+#include "kernel/config.h"
+
+struct experiment {
+	const char *name;
+	const char *desc;
+	void (*run)(void);
+};
+
+extern const struct experiment experiments[];
+extern const size_t nr_experiments;
+
+/* Parameters of this run, parsed from the command line. */
+extern struct bench_params bench_params;
+
+/* Runs the experiments that bench= selects, in table order. */
+void bench_run(const struct config *cfg);
+
+/* Cost of an empty timed region (back-to-back ordered TSC reads), min. */
+uint64_t bench_overhead(void);
+
+/* A zeroed buffer of n samples, or NULL (with a FAIL) if memory is out. */
+uint64_t *bench_alloc(size_t n);
+void bench_free(uint64_t *buf, size_t n);
+
+/* A progress line at most every few seconds during long runs. */
+void bench_progress(const char *what, unsigned done, unsigned total);
+
+/* A counter field of a result record. */
+struct result_field {
+	const char *key;
+	uint64_t value;
+};
+
+/* One measured configuration: statistics of raw samples plus counters. */
+struct result {
+	const char *bench, *strategy, *ipi_mode; /* ipi_mode may be NULL */
+	uint64_t pages, targets;
+	uint64_t *samples; /* raw cycles; sorted in place by result_emit */
+	size_t n;
+	const struct result_field *fields;
+	size_t nfields;
+	bool emulated;
+	struct stats st; /* filled by result_emit */
+};
+
+/* Computes the statistics (overhead subtracted) and prints the record. */
+void result_emit(struct result *r);
+
+#endif

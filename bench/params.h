@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The experiments' parameters: from the strings of the kernel command line
+ * (kernel/config.h keeps them as text: pages=, targets=, strategies=,
+ * bench=, invlpgb=; samples=, warmup= and seed= are numbers that cmdline.c
+ * already range-checks) to parsed lists. Portable, tested on the host.
+ *
+ * As with the command line itself, bad input never stops a run. Each
+ * problem becomes one diagnostic, plain printable ASCII, that names the
+ * item and says what was done instead, e.g.
+ *   params: pages: item 'x' is not a number: skipped
+ *   params: pages: item '0' is out of range 1..4096: skipped
+ *   params: pages: no valid value in 'x,0': using default '1,2,8,32,33,64,512'
+ *   params: strategies: unknown name 'ipi-fast' (expected all or
+ *           ipi-page|ipi-range|...): skipped
+ *   params: targets: 8 is more than the 3 responders: using 3
+ * Lists keep the order given and drop repeats (reported), so a user who
+ * types pages=512,1 gets them in that order.
+ */
+#ifndef BENCH_PARAMS_H
+#define BENCH_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "kernel/config.h"
+
+#define PARAM_LIST_MAX	    32 /* values per list */
+#define PARAM_DIAG_LEN	    160
+#define PARAM_PAGES_MAX	    4096
+#define PARAM_PAGES_DEFAULT "1,2,8,32,33,64,512"
+#define PARAM_TARGETS_MAX   65535
+#define PARAM_SAMPLES_MAX   1000000 /* as config.c's samples= */
+#define PARAM_WARMUP_MAX    100000  /* as config.c's warmup= */
+/* Items of targets= that stand for a number known only at run time. */
+#define PARAM_TARGETS_ALL  UINT32_MAX	    /* every responder */
+#define PARAM_TARGETS_AUTO (UINT32_MAX - 1) /* 1, 2, 4, ... and all */
+
+struct param_list {
+	uint32_t n;
+	uint32_t v[PARAM_LIST_MAX];
+};
+
+/* Receives each diagnostic (NUL-terminated, < PARAM_DIAG_LEN bytes). */
+typedef void (*param_diag_fn)(void *ctx, const char *msg);
+
+struct param_diag {
+	param_diag_fn emit; /* NULL: diagnostics are only counted */
+	void *ctx;
+};
+
+/*
+ * A caller's table of names (strategies, experiments): `count` elements,
+ * `stride` bytes apart, each with a `const char *` at `offset`. NULL names
+ * are skipped. Only the first PARAM_LIST_MAX can be selected.
+ */
+struct param_names {
+	const void *base;
+	size_t count;
+	size_t stride;
+	size_t offset;
+};
+
+/* From `static const char *const names[] = {...}`. */
+#define PARAM_NAMES_ARRAY(arr)                                       \
+	((struct param_names){(arr), sizeof(arr) / sizeof((arr)[0]), \
+			      sizeof((arr)[0]), 0})
+/* From an array of structs with a `const char *field`. */
+#define PARAM_NAMES_FIELD(arr, field)                                    \
+	((struct param_names){                                           \
+		(arr), sizeof(arr) / sizeof((arr)[0]), sizeof((arr)[0]), \
+		__builtin_offsetof(__typeof__((arr)[0]), field)})
+
+enum param_invlpgb_mode {
+	PARAM_INVLPGB_AUTO, /* the instruction where CPUID has it, bare metal */
+	PARAM_INVLPGB_OFF,  /* never */
+	PARAM_INVLPGB_EMULATE, /* the software model of DESIGN.md where absent */
+	PARAM_INVLPGB_FORCE,   /* execute it anyway: the #UD must be caught */
+};
+
+/* A wrong encoding injected on purpose, to prove the verifier catches it. */
+enum param_invlpgb_bug {
+	PARAM_BUG_NONE,
+	PARAM_BUG_COUNT,  /* ECX count one page too few */
+	PARAM_BUG_STRIDE, /* 2 MiB stride bit over 4 KiB mappings */
+};
+
+struct param_invlpgb {
+	enum param_invlpgb_mode mode;
+	enum param_invlpgb_bug bug;
+};
+
+/* Everything the experiments take from the command line. */
+struct bench_params {
+	struct param_list bench;      /* indices into the experiment table */
+	struct param_list strategies; /* indices into the strategy table */
+	struct param_list pages;      /* 1..PARAM_PAGES_MAX */
+	struct param_list targets; /* unresolved: see params_resolve_targets */
+	struct param_invlpgb invlpgb;
+	uint32_t samples, warmup;
+	uint64_t seed;
+};
+
+/*
+ * Each parser below fills *out completely, emits its diagnostics through d
+ * (which may be NULL) and returns how many there were. An empty or NULL
+ * string means the default, silently.
+ */
+
+/* Numbers in [min, max]; if none is valid, `def` (parsed the same way). */
+size_t params_parse_uints(const char *key, const char *s, uint32_t min,
+			  uint32_t max, const char *def, struct param_list *out,
+			  const struct param_diag *d);
+
+/* pages=: 1..PARAM_PAGES_MAX, default PARAM_PAGES_DEFAULT. */
+size_t params_parse_pages(const char *s, struct param_list *out,
+			  const struct param_diag *d);
+
+/* targets=: 1..PARAM_TARGETS_MAX, `all` and `auto` (the default). */
+size_t params_parse_targets(const char *s, struct param_list *out,
+			    const struct param_diag *d);
+
+/* 1, 2, 4, 8, ... up to `responders`, then `responders` itself. */
+void params_default_targets(uint32_t responders, struct param_list *out);
+
+/*
+ * Turns a targets list into responder counts for a machine with
+ * `responders` CPUs besides the initiator: `all` becomes that number,
+ * `auto` (or an empty list) the default list, larger numbers are clamped
+ * to it (reported); repeats that this creates are dropped silently.
+ * Nothing to run (out->n == 0) when responders == 0.
+ */
+size_t params_resolve_targets(const struct param_list *in, uint32_t responders,
+			      struct param_list *out,
+			      const struct param_diag *d);
+
+/*
+ * Names from a table, as indices into it. `all` selects every name (in
+ * table order); `none`, when allow_none and alone, selects nothing. If no
+ * item is valid, the result is `all`.
+ */
+size_t params_parse_names(const char *key, const char *s,
+			  const struct param_names *names, bool allow_none,
+			  struct param_list *out, const struct param_diag *d);
+
+/* The name at index i of a table (NULL if out of range). */
+const char *params_name(const struct param_names *names, size_t i);
+
+/*
+ * invlpgb=MODE[,bug=KIND]: MODE auto|off|emulate|force (default auto),
+ * KIND none|count|stride (default none; ignored with off).
+ */
+size_t params_parse_invlpgb(const char *s, struct param_invlpgb *out,
+			    const struct param_diag *d);
+const char *params_invlpgb_mode_name(enum param_invlpgb_mode mode);
+const char *params_invlpgb_bug_name(enum param_invlpgb_bug bug);
+
+/* All of the above from a parsed command line; bench= allows `none`. */
+size_t params_from_config(const struct config *cfg,
+			  const struct param_names *benches,
+			  const struct param_names *strategies,
+			  struct bench_params *out, const struct param_diag *d);
+
+/*
+ * "1,2,8" (`all`/`auto` by name) into buf, always terminated when
+ * size > 0; returns the length of the whole text, as snprintf does.
+ */
+size_t params_list_format(const struct param_list *l, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The experiment table, parameter handling, sample buffers and the result
+ * record writer shared by every experiment.
+ */
+#include "bench/bench.h"
+#include "bench/sweep.h"
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "kernel/report.h"
+#include "kernel/tsc.h"
+#include "kernel/x86.h"
+#include "mm/vm.h"
+#include "smp/percpu.h"
+
+#define OVERHEAD_ROUNDS 1000
+#define PROGRESS_US	3000000
+
+void primitives_run(void);
+void shootdown_run(void);
+
+const struct experiment experiments[] = {
+	{"primitives", "cost of each building block", primitives_run},
+	{"shootdown", "IPI shootdown vs INVLPGB, swept over pages and cpus",
+	 shootdown_run},
+};
+const size_t nr_experiments = sizeof(experiments) / sizeof(experiments[0]);
+
+struct bench_params bench_params;
+static uint64_t overhead = UINT64_MAX;
+static uint64_t last_progress;
+
+static void diag_info(void *ctx, const char *msg)
+{
+	(void)ctx;
+	report_info("%s", msg);
+}
+
+uint64_t bench_overhead(void)
+{
+	if (overhead != UINT64_MAX)
+		return overhead;
+	for (int i = 0; i < OVERHEAD_ROUNDS; i++) {
+		uint64_t t0 = rdtsc_ordered(), t1 = rdtsc_ordered();
+
+		if (t1 - t0 < overhead)
+			overhead = t1 - t0;
+	}
+	return overhead;
+}
+
+uint64_t *bench_alloc(size_t n)
+{
+	uint64_t frames = (n * 8 + PAGE_SIZE - 1) / PAGE_SIZE;
+	uint64_t pa = frames ? frame_alloc_run(frames, PAGE_SIZE) : 0;
+
+	if (!pa) {
+		report_fail("bench: memory", "no room for %zu samples", n);
+		return NULL;
+	}
+	return phys_to_virt(pa);
+}
+
+void bench_free(uint64_t *buf, size_t n)
+{
+	uint64_t frames = (n * 8 + PAGE_SIZE - 1) / PAGE_SIZE;
+
+	if (buf && frames)
+		frame_free_run((uint64_t)buf - DIRECT_MAP_BASE, frames);
+}
+
+void bench_progress(const char *what, unsigned done, unsigned total)
+{
+	uint64_t now = rdtsc();
+
+	if (done < total && now - last_progress < us_to_cycles(PROGRESS_US))
+		return;
+	last_progress = now;
+	kprintf("%s: %u of %u configurations done\n", what, done, total);
+}
+
+static void emit_stats(struct json *j, const struct stats *st)
+{
+	json_u64(j, "min", st->min);
+	json_u64(j, "p50", st->p50);
+	json_u64(j, "p90", st->p90);
+	json_u64(j, "p99", st->p99);
+	json_u64(j, "max", st->max);
+	json_u64(j, "mean", st->mean);
+}
+
+static void emit_ns(struct json *j, const struct stats *st)
+{
+	struct stats ns;
+
+	stats_to_ns(st, tsc_freq.khz, &ns);
+	json_u64(j, "ns_min", ns.min);
+	json_u64(j, "ns_p50", ns.p50);
+	json_u64(j, "ns_p90", ns.p90);
+	json_u64(j, "ns_p99", ns.p99);
+	json_u64(j, "ns_max", ns.max);
+	json_u64(j, "ns_mean", ns.mean);
+}
+
+void result_emit(struct result *r)
+{
+	char buf[1024];
+	struct record rec;
+
+	stats_compute(r->samples, r->n, bench_overhead(), &r->st);
+	record_begin(&rec, buf, sizeof(buf), "result");
+	json_str(&rec.j, "bench", r->bench);
+	json_str(&rec.j, "strategy", r->strategy);
+	if (r->ipi_mode)
+		json_str(&rec.j, "ipi_mode", r->ipi_mode);
+	json_u64(&rec.j, "pages", r->pages);
+	json_u64(&rec.j, "targets", r->targets);
+	json_u64(&rec.j, "samples", r->n);
+	json_str(&rec.j, "unit", "cycles");
+	emit_stats(&rec.j, &r->st);
+	if (tsc_freq.khz)
+		emit_ns(&rec.j, &r->st);
+	for (size_t i = 0; i < r->nfields; i++)
+		json_u64(&rec.j, r->fields[i].key, r->fields[i].value);
+	if (r->emulated)
+		json_bool(&rec.j, "emulated", true);
+	record_end(&rec);
+}
+
+static bool selected(size_t idx)
+{
+	for (uint32_t i = 0; i < bench_params.bench.n; i++)
+		if (bench_params.bench.v[i] == idx)
+			return true;
+	return false;
+}
+
+void bench_run(const struct config *cfg)
+{
+	struct param_names benches = PARAM_NAMES_FIELD(experiments, name);
+	struct param_names strategies = PARAM_NAMES_ARRAY(strategy_names);
+	struct param_diag d = {diag_info, NULL};
+
+	params_from_config(cfg, &benches, &strategies, &bench_params, &d);
+	report_info("bench: timer overhead %llu cycles (subtracted)",
+		    (unsigned long long)bench_overhead());
+	for (size_t i = 0; i < nr_experiments; i++) {
+		if (!selected(i))
+			continue;
+		report_info("bench: %s: %s", experiments[i].name,
+			    experiments[i].desc);
+		experiments[i].run();
+	}
+}

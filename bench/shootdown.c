@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+/*
+ * shootdown: the initiator (cpu 0) changes K PTEs that T responders hold in
+ * their TLBs, then invalidates them with each strategy; the timed region is
+ * the invalidation alone. After every sample each responder re-reads the K
+ * addresses: each frame is tagged with its own physical address, so a read
+ * tells which translation the CPU used, and any stale read is counted.
+ */
+#include "bench/bench.h"
+#include "bench/rng.h"
+#include "bench/shootdown.h"
+#include "kernel/cpu.h"
+#include "kernel/report.h"
+#include "kernel/x86.h"
+#include "mm/vm.h"
+#include "smp/apic.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
+
+struct sd sd;
+
+static inline volatile uint64_t *page_va(unsigned i)
+{
+	return (volatile uint64_t *)(SD_BASE + (uint64_t)i * PAGE_SIZE);
+}
+
+bool sd_setup(void)
+{
+	if (sd.ready)
+		return true;
+	for (int s = 0; s < 2; s++) {
+		for (unsigned i = 0; i < SD_MAX_PAGES; i++) {
+			uint64_t pa = frame_alloc(0);
+
+			if (!pa)
+				return false;
+			*(volatile uint64_t *)phys_to_virt(pa) = pa;
+			sd.frames[s][i] = pa;
+		}
+	}
+	for (unsigned i = 0; i < SD_MAX_PAGES; i++)
+		if (vm_map((uint64_t)page_va(i), sd.frames[0][i], PT_4K,
+			   PTE_P | PTE_W | pte_nx(), NULL) != PT_OK)
+			return false;
+	sd.ready = true;
+	return true;
+}
+
+/* Points each of the first k pages at its other frame; never flushes. */
+void sd_flip(unsigned k)
+{
+	uint64_t old;
+
+	for (unsigned i = 0; i < k; i++) {
+		sd.side[i] ^= 1;
+		vm_unmap((uint64_t)page_va(i), PT_4K, &old);
+		vm_map((uint64_t)page_va(i), sd.frames[sd.side[i]][i], PT_4K,
+		       PTE_P | PTE_W | pte_nx(), NULL);
+	}
+	/* INVLPGB is weakly ordered: the PTE stores must come first. */
+	mfence();
+}
+
+/* --- responder functions, run in the cross-call handler ------------- */
+
+void sd_touch(void *arg)
+{
+	unsigned k = (unsigned)(uintptr_t)arg;
+
+	for (unsigned i = 0; i < k; i++)
+		(void)*page_va(i);
+}
+
+void sd_flush_one(void *arg)
+{
+	invlpg((const void *)arg);
+}
+
+void sd_flush_range(void *arg)
+{
+	unsigned k = (unsigned)(uintptr_t)arg;
+
+	for (unsigned i = 0; i < k; i++)
+		invlpg((const void *)page_va(i));
+}
+
+void sd_flush_full(void *arg)
+{
+	(void)arg;
+	cr3_reload();
+}
+
+/* Counts reads that did not see the current side's frame. */
+void sd_verify(void *arg)
+{
+	unsigned k = (unsigned)(uintptr_t)arg, cpu = this_cpu();
+
+	for (unsigned i = 0; i < k; i++) {
+		if (*page_va(i) != sd.frames[sd.side[i]][i]) {
+			if (!sd.stale[cpu])
+				sd.stale_va[cpu] = (uint64_t)page_va(i);
+			sd.stale[cpu]++;
+		}
+	}
+}

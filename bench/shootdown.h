@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* The shootdown experiment's state and mechanics (see shootdown.c). */
+#ifndef BENCH_SHOOTDOWN_H
+#define BENCH_SHOOTDOWN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "mm/layout.h"
+#include "smp/cpumask.h"
+
+#define SD_BASE	     (EXPERIMENT_BASE + (16ull << 30))
+#define SD_MAX_PAGES 512
+
+struct sd {
+	bool ready;
+	uint8_t side[SD_MAX_PAGES];	      /* which frame page i maps */
+	uint64_t frames[2][SD_MAX_PAGES];     /* tagged with their address */
+	volatile uint64_t stale[MAX_CPUS];    /* stale reads seen, per CPU */
+	volatile uint64_t stale_va[MAX_CPUS]; /* the first one's address */
+};
+
+extern struct sd sd;
+
+/* Maps SD_MAX_PAGES pages to frame set 0 (once). */
+bool sd_setup(void);
+void sd_flip(unsigned k);
+
+/* Cross-call functions; arg is a page count or an address. */
+void sd_touch(void *arg);
+void sd_flush_one(void *arg);
+void sd_flush_range(void *arg);
+void sd_flush_full(void *arg);
+void sd_verify(void *arg);
+
+#endif

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Statistics over TSC deltas (see stats.h). Everything runs after the timed
+ * region, on the CPU that reports, so it favours bounded stack use and a
+ * predictable worst case over raw speed.
+ */
+#include "stats.h"
+
+typedef unsigned __int128 u128;
+
+/*
+ * num / d for a 128-bit num, by binary long division. A plain u128 '/'
+ * would make GCC call __udivti3 from libgcc, which the kernel does not link.
+ * 128 steps of shift/compare/subtract: a few hundred cycles, run a handful
+ * of times per summary. d must not be 0.
+ */
+static u128 div128(u128 num, uint64_t d)
+{
+	u128 q = 0, rem = 0;
+
+	for (int bit = 127; bit >= 0; bit--) {
+		/* rem < d < 2^64 before the shift, so it fits in 65 bits. */
+		rem = (rem << 1) | ((num >> bit) & 1);
+		q <<= 1;
+		if (rem >= d) {
+			rem -= d;
+			q |= 1;
+		}
+	}
+	return q;
+}
+
+static void sift_down(uint64_t *v, size_t root, size_t n)
+{
+	uint64_t top = v[root];
+
+	for (;;) {
+		size_t child = 2 * root + 1;
+
+		if (child >= n)
+			break;
+		if (child + 1 < n && v[child + 1] > v[child])
+			child++;
+		if (v[child] <= top)
+			break;
+		v[root] = v[child];
+		root = child;
+	}
+	v[root] = top;
+}
+
+/*
+ * Heapsort: in place, no recursion (kernel stacks are small), and
+ * O(n log n) even for the sorted or all-equal inputs that timing loops
+ * tend to produce (where a naive quicksort goes quadratic).
+ */
+void stats_sort(uint64_t *v, size_t n)
+{
+	if (n < 2)
+		return;
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(v, i, n);
+	for (size_t end = n - 1; end > 0; end--) {
+		uint64_t t = v[0];
+
+		v[0] = v[end];
+		v[end] = t;
+		sift_down(v, 0, end);
+	}
+}
+
+uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned int pct)
+{
+	size_t rank;
+
+	if (!n)
+		return 0;
+	if (pct > 100)
+		pct = 100;
+	/*
+	 * rank = ceil(pct * n / 100), split as n = 100q + r so that nothing
+	 * overflows (pct * q <= n) and no 128-bit division is needed.
+	 */
+	rank = pct * (n / 100) + (pct * (n % 100) + 99) / 100;
+	if (rank == 0)
+		rank = 1;
+	return sorted[rank - 1];
+}
+
+int stats_compute(uint64_t *samples, size_t n, uint64_t overhead,
+		  struct stats *out)
+{
+	u128 sum = 0;
+
+	if (!samples || !out)
+		return STATS_EINVAL;
+	if (!n)
+		return STATS_EEMPTY;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t s = samples[i];
+
+		/* A sample below the overhead is noise around zero, not < 0. */
+		samples[i] = s > overhead ? s - overhead : 0;
+		sum += samples[i];
+	}
+	stats_sort(samples, n);
+	out->samples = n;
+	out->min = samples[0];
+	out->max = samples[n - 1];
+	out->p50 = stats_percentile(samples, n, 50);
+	out->p90 = stats_percentile(samples, n, 90);
+	out->p99 = stats_percentile(samples, n, 99);
+	/* sum <= n * max, so the rounded mean fits in 64 bits. */
+	out->mean = (uint64_t)div128(sum + n / 2, n);
+	return STATS_OK;
+}
+
+uint64_t cycles_to_ns(uint64_t cycles, uint64_t tsc_khz)
+{
+	u128 q;
+
+	if (!tsc_khz)
+		return 0;
+	/* ns = cycles / (khz * 1000) * 1e9 = cycles * 1e6 / khz. */
+	q = div128((u128)cycles * 1000000u + tsc_khz / 2, tsc_khz);
+	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+}
+
+void stats_to_ns(const struct stats *in, uint64_t tsc_khz, struct stats *out)
+{
+	struct stats ns = {
+		.samples = in->samples,
+		.min = cycles_to_ns(in->min, tsc_khz),
+		.p50 = cycles_to_ns(in->p50, tsc_khz),
+		.p90 = cycles_to_ns(in->p90, tsc_khz),
+		.p99 = cycles_to_ns(in->p99, tsc_khz),
+		.max = cycles_to_ns(in->max, tsc_khz),
+		.mean = cycles_to_ns(in->mean, tsc_khz),
+	};
+
+	*out = ns;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Statistics over raw TSC deltas, computed after the timed region (as
+ * sel4bench does): the timed loop only stores cycle counts into a
+ * preallocated buffer, and everything here runs once it is over. Portable
+ * and integer-only (the kernel has no FPU state), tested on the host.
+ *
+ * Percentiles are exact, by the nearest-rank rule: pP is the smallest
+ * sample value v such that at least P% of the samples are <= v, i.e. the
+ * sorted sample at 1-based rank ceil(P * n / 100) (rank 1 for P = 0). No
+ * interpolation: every reported value is one that was measured.
+ *
+ * The mean is exact too: the sum is kept in 128 bits (it cannot overflow
+ * for any n that fits in memory) and divided with rounding to the nearest
+ * integer, halves rounded up: floor((sum + floor(n / 2)) / n).
+ */
+#ifndef BENCH_STATS_H
+#define BENCH_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct stats {
+	uint64_t samples; /* n */
+	uint64_t min, p50, p90, p99, max;
+	uint64_t mean;
+};
+
+enum stats_err {
+	STATS_OK = 0,
+	STATS_EEMPTY = -1, /* n == 0: nothing to summarise */
+	STATS_EINVAL = -2, /* NULL samples or out */
+};
+
+/*
+ * Summarises n samples into *out. Sorts the array in place (heapsort: no
+ * recursion, O(n log n) whatever the input) and subtracts `overhead` (the
+ * measured cost of reading the timer) from every sample, saturating at 0;
+ * on return the array holds the adjusted samples in ascending order, so
+ * the caller can read any other quantile from it. On error *out and the
+ * array are left untouched.
+ */
+int stats_compute(uint64_t *samples, size_t n, uint64_t overhead,
+		  struct stats *out);
+
+/* Sorts v ascending in place, without recursion; O(n log n) worst case. */
+void stats_sort(uint64_t *v, size_t n);
+
+/* Nearest-rank percentile (pct 0..100, larger is taken as 100) of a sorted
+ * array; 0 when n == 0. */
+uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned int pct);
+
+/*
+ * cycles * 1e6 / tsc_khz, rounded to the nearest nanosecond (halves up),
+ * computed in 128 bits; UINT64_MAX if the result does not fit; 0 when the
+ * frequency is unknown (tsc_khz == 0).
+ */
+uint64_t cycles_to_ns(uint64_t cycles, uint64_t tsc_khz);
+
+/*
+ * Converts every value of a cycle summary to nanoseconds (samples is
+ * copied); all zero but samples when tsc_khz == 0. in and out may alias.
+ */
+void stats_to_ns(const struct stats *in, uint64_t tsc_khz, struct stats *out);
+
+#endif

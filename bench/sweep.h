@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* What the shootdown sweep covers, resolved from the command line. */
+#ifndef BENCH_SWEEP_H
+#define BENCH_SWEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum strategy {
+	S_IPI_PAGE,
+	S_IPI_RANGE,
+	S_IPI_FULL,
+	S_IPI_LINUX,
+	S_INVLPGB,
+	S_COUNT
+};
+
+extern const char *const strategy_names[S_COUNT];
+
+#define SWEEP_MAX 32
+
+struct sd_sweep {
+	unsigned pages[SWEEP_MAX], npages;
+	unsigned targets[SWEEP_MAX], ntargets; /* resolved: 1..N-1 */
+	bool strategy[S_COUNT];
+	unsigned samples, warmup;
+	uint64_t seed;
+	uint32_t invlpgb_max_pages; /* 0: INVLPGB is not run */
+	bool invlpgb_emulated;
+	bool bug_count; /* inject a wrong encoding: one page too few */
+	const char *invlpgb_skip; /* why INVLPGB is not run, or NULL */
+};
+
+void shootdown_sweep(const struct sd_sweep *sw);
+
+#endif
