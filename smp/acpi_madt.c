@@ -11,12 +11,12 @@
 #include "acpi_internal.h"
 #include "kernel/kstring.h"
 
-/* Fixed fields after the header (ACPI 5.2.12, Table 5.19). */
+/* Fixed fields after the header (ACPI 5.2.12). */
 #define MADT_LAPIC_ADDR 36 /* 32-bit local APIC address */
 #define MADT_FLAGS	40 /* bit 0: PCAT_COMPAT, dual 8259s present */
 #define MADT_ENTRIES	44
 
-/* Interrupt controller structure types (Table 5.21) and their sizes. */
+/* Interrupt controller structure types, their sizes and fields. */
 enum {
 	MADT_LAPIC = 0,	 /* 8: uid u8 @2, APIC ID u8 @3, flags u32 @4 */
 	MADT_IOAPIC = 1, /* 12: id @2, address u32 @4, GSI base u32 @8 */
@@ -28,7 +28,7 @@ enum {
 };
 
 /*
- * Local APIC flags (Table 5.23), the same for x2APIC entries: bit 0
+ * Local APIC flags (5.2.12.2), the same for x2APIC entries: bit 0
  * Enabled; bit 1 Online Capable (ACPI 6.3+), "If the Enabled bit is set,
  * this bit is reserved and must be zero. Otherwise, if this bit is set,
  * system hardware supports enabling this processor during OS runtime."

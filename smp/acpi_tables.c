@@ -41,7 +41,7 @@ bool acpi_entry_fits(struct acpi_info *ai, const struct acpi_walk *w,
 }
 
 /*
- * FADT ("FACP", ACPI 5.2.9, Table 5.9): the offsets used. Revision 1
+ * FADT ("FACP", ACPI 5.2.9): the offsets used. Revision 1
  * tables (ACPI 1.0, QEMU's i440fx "pc") end at 116, before RESET_REG;
  * the X_ fields (ACPI 2.0+) follow at 132.
  */
@@ -56,7 +56,7 @@ bool acpi_entry_fits(struct acpi_info *ai, const struct acpi_walk *w,
 #define FADT_V1_LEN	 116
 #define GAS_LEN		 12
 
-/* Fixed Feature Flags (Table 5.10) that matter here. */
+/* FADT Fixed Feature Flags (5.2.9.1) that matter here. */
 #define FADT_TMR_VAL_EXT   (1u << 8) /* the PM timer is 32 bits, not 24 */
 #define FADT_RESET_REG_SUP (1u << 10)
 #define FADT_HW_REDUCED	   (1u << 20)
