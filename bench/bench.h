@@ -48,12 +48,14 @@ struct result_field {
 /* One measured configuration: statistics of raw samples plus counters. */
 struct result {
 	const char *bench, *strategy, *ipi_mode; /* ipi_mode may be NULL */
+	const char *distance; /* topology class of the target(s), or NULL */
 	uint64_t pages, targets;
 	uint64_t *samples; /* raw cycles; sorted in place by result_emit */
 	size_t n;
 	const struct result_field *fields;
 	size_t nfields;
 	bool emulated;
+	bool raw; /* the timer's own cost: nothing subtracted */
 	struct stats st; /* filled by result_emit */
 };
 

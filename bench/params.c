@@ -7,13 +7,14 @@
  * valid falls back to its default, said out loud, rather than to an empty
  * run that would look like a pass.
  */
+#include <stdarg.h>
 #include "params.h"
 #include "kernel/kstring.h"
 
 #define ITEM_SHOW 24 /* bytes of an item quoted in a diagnostic */
 #define LIST_SHOW 40 /* bytes of a whole list quoted in a diagnostic */
 
-/* What a list item may be besides a number: a word for a special value. */
+/* A number list: its range, default and words for special values. */
 struct list_spec {
 	const char *key;
 	uint32_t min, max;
@@ -29,14 +30,21 @@ struct item {
 
 enum add_result { ADD_OK, ADD_DUP, ADD_FULL };
 
+static void put_quoted(struct kbuf *b, const char *s, size_t n, size_t max)
+{
+	kbuf_puts(b, "'");
+	kbuf_putn(b, s, n, max);
+	kbuf_puts(b, "'");
+}
+
 /*
  * Emits one diagnostic, "params: KEY: " then fmt, where %s is a string, %u
  * a uint64_t, %q an item (const struct item *) and %Q a whole list (const
- * char *), both quoted, shortened and escaped by kbuf so that the message
- * is printable ASCII whatever the input. Returns 1, the diagnostic count.
+ * char *); kbuf quotes, shortens and escapes them, so the message is
+ * printable ASCII whatever the input. Returns 1: one diagnostic.
  */
-static size_t diag(const struct param_diag *d, const char *key,
-		   const char *fmt, ...)
+static size_t diag(const struct param_diag *d, const char *key, const char *fmt,
+		   ...)
 {
 	char buf[PARAM_DIAG_LEN];
 	const struct item *it;
@@ -53,29 +61,19 @@ static size_t diag(const struct param_diag *d, const char *key,
 			kbuf_putn(&b, fmt, 1, SIZE_MAX);
 			continue;
 		}
-		switch (*++fmt) {
-		case 's':
+		fmt++;
+		if (*fmt == 's') {
 			kbuf_puts(&b, va_arg(ap, const char *));
-			break;
-		case 'u':
+		} else if (*fmt == 'u') {
 			kbuf_u64(&b, va_arg(ap, uint64_t));
-			break;
-		case 'q':
+		} else if (*fmt == 'q') {
 			it = va_arg(ap, const struct item *);
-			kbuf_puts(&b, "'");
-			kbuf_putn(&b, it->s, it->n, ITEM_SHOW);
-			kbuf_puts(&b, "'");
-			break;
-		case 'Q':
-			kbuf_puts(&b, "'");
-			kbuf_putn(&b, va_arg(ap, const char *), SIZE_MAX,
-				  LIST_SHOW);
-			kbuf_puts(&b, "'");
-			break;
-		default: /* a bug in a format here: show it */
-			kbuf_puts(&b, "%?");
-			fmt -= !*fmt;
-			break;
+			put_quoted(&b, it->s, it->n, ITEM_SHOW);
+		} else if (*fmt == 'Q') {
+			put_quoted(&b, va_arg(ap, const char *), SIZE_MAX,
+				   LIST_SHOW);
+		} else {
+			break; /* only the formats above are used */
 		}
 	}
 	va_end(ap);
@@ -116,48 +114,28 @@ static enum add_result list_add(struct param_list *l, uint32_t v)
 	return ADD_OK;
 }
 
-enum value_result { VALUE_OK, VALUE_NAN, VALUE_RANGE };
-
-/* One item of a number list: a special word or a number in range. */
-static enum value_result list_value(const struct list_spec *sp,
-				    const struct item *it, uint32_t *v)
+/* One item of a number list into *v; returns the diagnostics. */
+static size_t list_value(const struct list_spec *sp, const struct item *it,
+			 uint32_t *v, const struct param_diag *d)
 {
-	uint64_t u;
 	enum kparse_err e;
+	uint64_t u;
 
 	for (size_t i = 0; sp->words && sp->words[i]; i++) {
 		if (item_is(it, sp->words[i])) {
 			*v = sp->word_vals[i];
-			return VALUE_OK;
+			return 0;
 		}
 	}
 	e = kparse_u64(it->s, it->n, &u);
 	if (e == KPARSE_INVALID)
-		return VALUE_NAN;
+		return diag(d, sp->key, "item %q is not a number: skipped", it);
 	if (e == KPARSE_OVERFLOW || u < sp->min || u > sp->max)
-		return VALUE_RANGE;
+		return diag(d, sp->key,
+			    "item %q is out of range %u..%u: skipped", it,
+			    (uint64_t)sp->min, (uint64_t)sp->max);
 	*v = (uint32_t)u;
-	return VALUE_OK;
-}
-
-static size_t value_diag(const struct list_spec *sp, const struct item *it,
-			 enum value_result r, const struct param_diag *d)
-{
-	struct msg m;
-
-	msg_start(&m, sp->key);
-	kbuf_puts(&m.b, "item ");
-	msg_quote(&m, it->s, it->n, ITEM_SHOW);
-	if (r == VALUE_NAN) {
-		kbuf_puts(&m.b, " is not a number");
-	} else {
-		kbuf_puts(&m.b, " is out of range ");
-		kbuf_u64(&m.b, sp->min);
-		kbuf_puts(&m.b, "..");
-		kbuf_u64(&m.b, sp->max);
-	}
-	kbuf_puts(&m.b, ": skipped");
-	return msg_emit(&m, d);
+	return 0;
 }
 
 /* Adds every valid item of s to out; returns the diagnostics. */
@@ -166,27 +144,28 @@ static size_t list_items(const struct list_spec *sp, const char *s,
 {
 	const char *p = s;
 	struct item it;
-	size_t nd = 0;
+	size_t nd = 0, bad;
+	uint32_t v = 0;
 
 	while (next_item(&p, &it)) {
-		enum value_result r;
-		uint32_t v;
-
 		if (!it.n) {
-			nd += empty_diag(sp->key, s, d);
+			nd += diag(d, sp->key, "empty item in %Q: skipped", s);
 			continue;
 		}
-		r = list_value(sp, &it, &v);
-		if (r != VALUE_OK) {
-			nd += value_diag(sp, &it, r, d);
+		bad = list_value(sp, &it, &v, d);
+		nd += bad;
+		if (bad)
 			continue;
-		}
 		switch (list_add(out, v)) {
 		case ADD_DUP:
-			nd += item_diag(sp->key, &it, " is repeated", d);
+			nd += diag(d, sp->key, "item %q is repeated: skipped",
+				   &it);
 			break;
 		case ADD_FULL:
-			return nd + full_diag(sp->key, &it, d);
+			return nd + diag(d, sp->key,
+					 "more than %u values: %q and the "
+					 "rest skipped",
+					 (uint64_t)PARAM_LIST_MAX, &it);
 		case ADD_OK:
 			break;
 		}
@@ -205,8 +184,8 @@ static size_t list_parse(const struct list_spec *sp, const char *s,
 	if (out->n || !sp->def)
 		return nd;
 	if (s && *s)
-		nd += fallback_diag(sp->key, "no valid value in ", s, sp->def,
-				    d);
+		nd += diag(d, sp->key, "no valid value in %Q: using default %Q",
+			   s, sp->def);
 	list_items(sp, sp->def, out, NULL);
 	return nd;
 }
@@ -256,32 +235,6 @@ void params_default_targets(uint32_t responders, struct param_list *out)
 		list_add(out, responders);
 }
 
-static size_t clamp_diag(uint32_t v, uint32_t responders,
-			 const struct param_diag *d)
-{
-	struct msg m;
-
-	msg_start(&m, "targets");
-	kbuf_u64(&m.b, v);
-	kbuf_puts(&m.b, " is more than the ");
-	kbuf_u64(&m.b, responders);
-	kbuf_puts(&m.b, responders == 1 ? " responder" : " responders");
-	kbuf_puts(&m.b, ": using ");
-	kbuf_u64(&m.b, responders);
-	return msg_emit(&m, d);
-}
-
-static size_t resolved_full_diag(const struct param_diag *d)
-{
-	struct msg m;
-
-	msg_start(&m, "targets");
-	kbuf_puts(&m.b, "more than ");
-	kbuf_u64(&m.b, PARAM_LIST_MAX);
-	kbuf_puts(&m.b, " responder counts: the rest skipped");
-	return msg_emit(&m, d);
-}
-
 size_t params_resolve_targets(const struct param_list *in, uint32_t responders,
 			      struct param_list *out,
 			      const struct param_diag *d)
@@ -299,20 +252,28 @@ size_t params_resolve_targets(const struct param_list *in, uint32_t responders,
 	for (uint32_t i = 0; i < in->n && i < PARAM_LIST_MAX; i++) {
 		uint32_t v = in->v[i];
 
-		if (v == PARAM_TARGETS_AUTO) {
-			for (uint32_t j = 0; j < def.n; j++)
-				full |= list_add(out, def.v[j]) == ADD_FULL;
+		for (uint32_t j = 0; v == PARAM_TARGETS_AUTO && j < def.n; j++)
+			full |= list_add(out, def.v[j]) == ADD_FULL;
+		if (v == PARAM_TARGETS_AUTO)
 			continue;
-		}
-		if (v == PARAM_TARGETS_ALL) {
+		if (v == PARAM_TARGETS_ALL)
 			v = responders;
-		} else if (v > responders) {
-			nd += clamp_diag(v, responders, d);
+		if (v > responders) {
+			nd += diag(d, "targets",
+				   "%u is more than the %u responder%s: "
+				   "using %u",
+				   (uint64_t)v, (uint64_t)responders,
+				   responders == 1 ? "" : "s",
+				   (uint64_t)responders);
 			v = responders;
 		}
 		full |= list_add(out, v) == ADD_FULL;
 	}
-	return full ? nd + resolved_full_diag(d) : nd;
+	if (full)
+		nd += diag(d, "targets",
+			   "more than %u responder counts: the rest skipped",
+			   (uint64_t)PARAM_LIST_MAX);
+	return nd;
 }
 
 const char *params_name(const struct param_names *t, size_t i)
@@ -330,7 +291,7 @@ const char *params_name(const struct param_names *t, size_t i)
 static bool find_name(const struct param_names *t, const struct item *it,
 		      uint32_t *idx)
 {
-	for (size_t i = 0; t && i < t->count && i <= UINT32_MAX; i++) {
+	for (size_t i = 0; t && i < t->count && i < UINT32_MAX; i++) {
 		const char *name = params_name(t, i);
 
 		if (name && item_is(it, name)) {
@@ -354,28 +315,25 @@ static size_t unknown_diag(const char *key, const struct item *it,
 			   const struct param_names *t, bool allow_none,
 			   const struct param_diag *d)
 {
-	struct msg m;
-	bool first = true;
+	char names[PARAM_DIAG_LEN];
+	struct kbuf b;
 
-	msg_start(&m, key);
-	kbuf_puts(&m.b, "unknown name ");
-	msg_quote(&m, it->s, it->n, ITEM_SHOW);
-	kbuf_puts(&m.b, allow_none ? " (expected all, none or "
-				   : " (expected all or ");
-	for (size_t i = 0; t && i < t->count; i++) {
+	kbuf_init(&b, names, sizeof(names));
+	kbuf_puts(&b, allow_none ? "all, none or " : "all or ");
+	for (size_t i = 0, first = 1; t && i < t->count; i++) {
 		const char *name = params_name(t, i);
 
 		if (!name)
 			continue;
-		kbuf_puts(&m.b, first ? "" : "|");
-		kbuf_puts(&m.b, name);
-		first = false;
+		kbuf_puts(&b, first ? "" : "|");
+		kbuf_puts(&b, name);
+		first = 0;
 	}
-	kbuf_puts(&m.b, "): skipped");
-	return msg_emit(&m, d);
+	return diag(d, key, "unknown name %q (expected %s): skipped", it,
+		    names);
 }
 
-/* One item of a names list; returns the diagnostics (SIZE_MAX: stop). */
+/* One item of a names list; returns the diagnostics, SIZE_MAX to stop. */
 static size_t name_item(const char *key, const struct item *it,
 			const struct param_names *t, bool allow_none,
 			struct param_list *out, const struct param_diag *d)
@@ -387,14 +345,16 @@ static size_t name_item(const char *key, const struct item *it,
 		return 0;
 	}
 	if (allow_none && item_is(it, "none"))
-		return item_diag(key, it, " is mixed with other names", d);
+		return diag(d, key,
+			    "item %q is mixed with other names: skipped", it);
 	if (!find_name(t, it, &idx))
 		return unknown_diag(key, it, t, allow_none, d);
 	switch (list_add(out, idx)) {
 	case ADD_DUP:
-		return item_diag(key, it, " is repeated", d);
+		return diag(d, key, "item %q is repeated: skipped", it);
 	case ADD_FULL:
-		full_diag(key, it, d);
+		diag(d, key, "more than %u values: %q and the rest skipped",
+		     (uint64_t)PARAM_LIST_MAX, it);
 		return SIZE_MAX;
 	case ADD_OK:
 		break;
@@ -408,7 +368,7 @@ size_t params_parse_names(const char *key, const char *s,
 {
 	const char *p = s;
 	struct item it;
-	size_t nd = 0;
+	size_t nd = 0, n;
 
 	kmemset(out, 0, sizeof(*out));
 	if (!s || !*s) {
@@ -418,10 +378,8 @@ size_t params_parse_names(const char *key, const char *s,
 	if (allow_none && !kstrcmp(s, "none"))
 		return 0;
 	while (next_item(&p, &it)) {
-		size_t n;
-
 		if (!it.n) {
-			nd += empty_diag(key, s, d);
+			nd += diag(d, key, "empty item in %Q: skipped", s);
 			continue;
 		}
 		n = name_item(key, &it, names, allow_none, out, d);
@@ -432,7 +390,7 @@ size_t params_parse_names(const char *key, const char *s,
 	if (out->n)
 		return nd;
 	add_all(names, out);
-	return nd + fallback_diag(key, "no valid name in ", s, "all", d);
+	return nd + diag(d, key, "no valid name in %Q: using default 'all'", s);
 }
 
 static const char *const invlpgb_modes[] = {"auto", "off", "emulate", "force",
@@ -448,44 +406,27 @@ static int find_word(const char *const *words, const struct item *it)
 	return -1;
 }
 
-/* "params: invlpgb: unknown WHAT 'X' (expected a|b|c): using 'DEF'" */
-static size_t choice_diag(const char *what, const struct item *it,
-			  const char *const *words, const struct param_diag *d)
-{
-	struct msg m;
-
-	msg_start(&m, "invlpgb");
-	kbuf_puts(&m.b, "unknown ");
-	kbuf_puts(&m.b, what);
-	kbuf_puts(&m.b, " ");
-	msg_quote(&m, it->s, it->n, ITEM_SHOW);
-	kbuf_puts(&m.b, " (expected ");
-	for (int i = 0; words[i]; i++) {
-		kbuf_puts(&m.b, i ? "|" : "");
-		kbuf_puts(&m.b, words[i]);
-	}
-	kbuf_puts(&m.b, "): using '");
-	kbuf_puts(&m.b, words[0]);
-	kbuf_puts(&m.b, "'");
-	return msg_emit(&m, d);
-}
-
 /* The options after the mode: only bug=KIND so far. */
 static size_t invlpgb_option(const struct item *it, struct param_invlpgb *r,
 			     const struct param_diag *d)
 {
-	struct item v = {it->s + 4, it->n - 4};
+	struct item v;
 	int i;
 
 	if (it->n < 4 || kstrncmp(it->s, "bug=", 4))
-		return item_diag("invlpgb", it,
-				 " is not an option (expected "
-				 "bug=none|count|stride)",
-				 d);
+		return diag(d, "invlpgb",
+			    "item %q is not an option (expected "
+			    "bug=none|count|stride): skipped",
+			    it);
+	v.s = it->s + 4;
+	v.n = it->n - 4;
 	i = find_word(invlpgb_bugs, &v);
 	if (i < 0) {
 		r->bug = PARAM_BUG_NONE;
-		return choice_diag("bug", &v, invlpgb_bugs, d);
+		return diag(d, "invlpgb",
+			    "unknown bug %q (expected none|count|stride): "
+			    "using 'none'",
+			    &v);
 	}
 	r->bug = (enum param_invlpgb_bug)i;
 	return 0;
@@ -503,20 +444,20 @@ size_t params_parse_invlpgb(const char *s, struct param_invlpgb *out,
 	if (s && *s && next_item(&p, &it)) {
 		i = find_word(invlpgb_modes, &it);
 		if (i < 0)
-			nd += choice_diag("mode", &it, invlpgb_modes, d);
+			nd += diag(d, "invlpgb",
+				   "unknown mode %q (expected "
+				   "auto|off|emulate|force): using 'auto'",
+				   &it);
 		else
 			r.mode = (enum param_invlpgb_mode)i;
 		while (next_item(&p, &it))
 			nd += invlpgb_option(&it, &r, d);
 	}
 	if (r.mode == PARAM_INVLPGB_OFF && r.bug != PARAM_BUG_NONE) {
-		struct msg m;
-
-		msg_start(&m, "invlpgb");
-		kbuf_puts(&m.b, "bug=");
-		kbuf_puts(&m.b, invlpgb_bugs[r.bug]);
-		kbuf_puts(&m.b, " has no effect with 'off': ignored");
-		nd += msg_emit(&m, d);
+		nd += diag(d, "invlpgb",
+			   "bug=%s has no effect with 'off': "
+			   "ignored",
+			   invlpgb_bugs[r.bug]);
 		r.bug = PARAM_BUG_NONE;
 	}
 	*out = r;
@@ -564,22 +505,9 @@ size_t params_from_config(const struct config *cfg,
 	return nd;
 }
 
-struct out_text {
-	char *buf;
-	size_t size, len;
-};
-
-static void out_puts(struct out_text *o, const char *s)
-{
-	for (; *s; s++, o->len++) {
-		if (o->len + 1 < o->size)
-			o->buf[o->len] = *s;
-	}
-}
-
 size_t params_list_format(const struct param_list *l, char *buf, size_t size)
 {
-	struct out_text o = {buf, size, 0};
+	size_t len = 0;
 
 	for (uint32_t i = 0; i < l->n && i < PARAM_LIST_MAX; i++) {
 		char num[12], *p = num + sizeof(num) - 1;
@@ -590,14 +518,18 @@ size_t params_list_format(const struct param_list *l, char *buf, size_t size)
 			*--p = (char)('0' + v % 10);
 			v /= 10;
 		} while (v);
-		out_puts(&o, i ? "," : "");
 		if (l->v[i] == PARAM_TARGETS_ALL)
 			p = "all";
 		else if (l->v[i] == PARAM_TARGETS_AUTO)
 			p = "auto";
-		out_puts(&o, p);
+		for (const char *c = i ? "," : ""; *c || *p; len++) {
+			char ch = *c ? *c++ : *p++;
+
+			if (len + 1 < size)
+				buf[len] = ch;
+		}
 	}
 	if (size)
-		buf[o.len < size ? o.len : size - 1] = '\0';
-	return o.len;
+		buf[len < size ? len : size - 1] = '\0';
+	return len;
 }

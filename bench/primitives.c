@@ -11,6 +11,7 @@
 #include "kernel/cpu.h"
 #include "kernel/printf.h"
 #include "kernel/report.h"
+#include "kernel/string.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "mm/invlpgb.h"
@@ -22,6 +23,7 @@
 #define PINGPONG_TIMEOUT_US 1000000
 
 static volatile uint64_t *const prim = (volatile uint64_t *)PRIM_VA;
+static const char *distance; /* of the remote CPU, for the records */
 
 static void emit(const char *strategy, uint64_t *s, unsigned n,
 		 unsigned targets, uint64_t cpu)
@@ -36,10 +38,11 @@ static void emit(const char *strategy, uint64_t *s, unsigned n,
 			   .fields = f,
 			   .nfields = 1};
 
+	r.distance = targets ? distance : NULL;
 	result_emit(&r);
-	kprintf("  %-22s cpu %3llu  p50 %8llu cycles %8llu ns  p99 %8llu "
-		"cycles\n",
-		strategy, (unsigned long long)cpu, (unsigned long long)r.st.p50,
+	kprintf("  %-20s cpu %3llu %-12s p50 %7llu cyc %7llu ns p99 %7llu\n",
+		strategy, (unsigned long long)cpu,
+		targets ? distance : "(local)", (unsigned long long)r.st.p50,
 		(unsigned long long)cycles_to_ns(r.st.p50, tsc_freq.khz),
 		(unsigned long long)r.st.p99);
 }
@@ -190,9 +193,9 @@ static void remote_primitives(unsigned cpu, uint64_t *s, unsigned n)
 		emit("xcall-roundtrip", s, n, 1, cpu);
 	if (ok && (ok = time_pingpong(cpu, s, n)))
 		emit("cacheline-pingpong", s, n, 1, cpu);
-	report_check(ok, "primitives: remote round trips",
-		     "cpu %u, apic id %u stopped answering", cpu,
-		     cpu_apic_id[cpu]);
+	report_check(ok, "primitives: round trips",
+		     "cpu %u (%s), apic id %u stopped answering", cpu,
+		     distance, cpu_apic_id[cpu]);
 }
 
 void primitives_run(void)
@@ -216,14 +219,16 @@ void primitives_run(void)
 		this_cpu());
 	emit("tsc-read", s, n, 0, this_cpu());
 	tlb_primitives(s, n);
-	for_each_cpu(cpu, &cpus_online)
-		far = cpu;
-	if (far) {
-		remote_primitives(1, s, n);
-		if (far != 1)
-			remote_primitives(far, s, n);
-	} else {
-		report_skip("primitives: remote round trips", "one cpu only");
+	/* One CPU of every distance class from this one (topology). */
+	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++) {
+		cpu = smp_cpu_in_class((enum topo_class)k);
+		if (!cpu)
+			continue;
+		distance = topo_class_name((enum topo_class)k);
+		remote_primitives(cpu, s, n);
+		far++;
 	}
+	if (!far)
+		report_skip("primitives: round trips", "one cpu only");
 	bench_free(s, n);
 }

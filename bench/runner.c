@@ -107,12 +107,14 @@ void result_emit(struct result *r)
 	char buf[1024];
 	struct record rec;
 
-	stats_compute(r->samples, r->n, bench_overhead(), &r->st);
+	stats_compute(r->samples, r->n, r->raw ? 0 : bench_overhead(), &r->st);
 	record_begin(&rec, buf, sizeof(buf), "result");
 	json_str(&rec.j, "bench", r->bench);
 	json_str(&rec.j, "strategy", r->strategy);
 	if (r->ipi_mode)
 		json_str(&rec.j, "ipi_mode", r->ipi_mode);
+	if (r->distance)
+		json_str(&rec.j, "distance", r->distance);
 	json_u64(&rec.j, "pages", r->pages);
 	json_u64(&rec.j, "targets", r->targets);
 	json_u64(&rec.j, "samples", r->n);
@@ -124,6 +126,8 @@ void result_emit(struct result *r)
 		json_u64(&rec.j, r->fields[i].key, r->fields[i].value);
 	if (r->emulated)
 		json_bool(&rec.j, "emulated", true);
+	if (r->raw)
+		json_bool(&rec.j, "overhead_subtracted", false);
 	record_end(&rec);
 }
 

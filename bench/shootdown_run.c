@@ -37,6 +37,7 @@ struct variant {
 
 static struct cpumask resp;
 static unsigned nresp;
+static const char *cur_distance; /* one responder of this class, or NULL */
 static struct invlpgb_regs insns[SD_MAX_PAGES];
 
 /* The pages' INVLPGB encoding, in chunks of CPUID's maximum. */
@@ -192,6 +193,7 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 	f[5] = (struct result_field){"handler_p99", hs.p99};
 	f[6] = (struct result_field){"handler_max", hs.max};
 	r.nfields = 7;
+	r.distance = cur_distance;
 	result_emit(&r);
 	kprintf("  %-9s %-5s %5u %4u %10llu %10llu %10llu %6llu%s\n",
 		r.strategy, r.ipi_mode ? (m ? "bcast" : "each") : "-", k, nresp,
@@ -369,6 +371,22 @@ void shootdown_sweep(const struct sd_sweep *sw)
 			run_config(sw, sw->pages[p], &rng);
 			bench_progress("shootdown", ++done, total);
 		}
+	}
+	/* One responder from each distance class the machine has. */
+	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++) {
+		unsigned cpu = smp_cpu_in_class((enum topo_class)k);
+
+		if (!cpu)
+			continue;
+		cur_distance = topo_class_name((enum topo_class)k);
+		kprintf("shootdown: one responder, %s (cpu %u)\n",
+			cur_distance, cpu);
+		cpumask_zero(&resp);
+		cpumask_set(cpu, &resp);
+		nresp = 1;
+		for (unsigned p = 0; p < sw->npages; p++)
+			run_config(sw, sw->pages[p], &rng);
+		cur_distance = NULL;
 	}
 	verdicts();
 	negative_control(sw);

@@ -143,6 +143,61 @@ const struct cmdline_opt config_opts[] = {
 		.min = 0,
 		.max = UINT64_MAX,
 	},
+	{
+		.key = "pages",
+		.kind = OPT_STRING,
+		.def = "1,2,8,32,33,64,512",
+		.help = "pages invalidated per shootdown: a comma-separated "
+			"list of 1..4096",
+		.offset = CFG_OFF(pages),
+		.size = sizeof(((struct config *)0)->pages),
+	},
+	{
+		.key = "targets",
+		.kind = OPT_STRING,
+		.def = "auto",
+		.help = "responder counts: a comma-separated list of numbers, "
+			"all (every other CPU) or auto (1,2,4,... and all)",
+		.offset = CFG_OFF(targets),
+		.size = sizeof(((struct config *)0)->targets),
+	},
+	{
+		.key = "strategies",
+		.kind = OPT_STRING,
+		.def = "all",
+		.help = "invalidation strategies to compare: all or a "
+			"comma-separated list (ipi-page,ipi-range,...)",
+		.offset = CFG_OFF(strategies),
+		.size = sizeof(((struct config *)0)->strategies),
+	},
+	{
+		.key = "samples",
+		.kind = OPT_UINT,
+		.def = "200",
+		.help = "timed samples per configuration (1..1000000)",
+		.offset = CFG_OFF(samples),
+		.min = 1,
+		.max = 1000000,
+	},
+	{
+		.key = "warmup",
+		.kind = OPT_UINT,
+		.def = "20",
+		.help = "untimed runs before the samples of each configuration "
+			"(0..100000)",
+		.offset = CFG_OFF(warmup),
+		.min = 0,
+		.max = 100000,
+	},
+	{
+		.key = "invlpgb",
+		.kind = OPT_STRING,
+		.def = "auto",
+		.help = "INVLPGB: auto, off, emulate (software model where "
+			"absent) or force; optionally ,bug=count|stride",
+		.offset = CFG_OFF(invlpgb),
+		.size = sizeof(((struct config *)0)->invlpgb),
+	},
 };
 
 const size_t config_nopts = sizeof(config_opts) / sizeof(config_opts[0]);

@@ -27,6 +27,13 @@ struct config {
 	bool help;		    /* help: print the keys and defaults */
 	uint64_t cpus;		    /* cpus=N: bring up N CPUs, 0 = all */
 	uint64_t seed;		    /* seed=N: for randomised orders */
+	/* The experiments' parameters, parsed further by bench/params.c. */
+	char pages[160];      /* pages=K,K,...: pages per shootdown */
+	char targets[160];    /* targets=auto|all|T,T,...: responders */
+	char strategies[128]; /* strategies=all|name,name,... */
+	uint64_t samples;     /* samples=N: timed samples per configuration */
+	uint64_t warmup;      /* warmup=N: untimed runs before them */
+	char invlpgb[32];     /* invlpgb=auto|off|emulate|force[,bug=...] */
 };
 
 extern const struct cmdline_opt config_opts[];

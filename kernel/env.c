@@ -61,11 +61,12 @@ static void env_smp(struct json *j)
 	json_u64(j, "bringup_us", tsc_to_ns(smp_stats.bringup_cycles) / 1000);
 	json_i64(j, "tsc_max_offset", smp_stats.tsc_max_offset);
 	json_bool(j, "tsc_trusted", smp_stats.tsc_trusted);
+	smp_env_topology(j);
 }
 
 void env_report(const char *cmdline)
 {
-	char buf[2048];
+	char buf[3072];
 	struct record r;
 
 	record_begin(&r, buf, sizeof(buf), "env");

@@ -6,7 +6,9 @@
 #include "kernel/bootinfo.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
+#include "kernel/json.h"
 #include "kernel/report.h"
+#include "kernel/x86.h"
 #include "kernel/tsc.h"
 #include "mm/vm.h"
 #include "smp/apic.h"
@@ -15,6 +17,58 @@
 
 struct acpi_info acpi;
 struct smp_stats smp_stats;
+struct topo_layout topo;
+
+static void cpuid_here(void *ctx, uint32_t leaf, uint32_t subleaf,
+		       struct topo_regs *r)
+{
+	struct cpuid_regs x = cpuid_count(leaf, subleaf);
+
+	(void)ctx;
+	*r = (struct topo_regs){ x.eax, x.ebx, x.ecx, x.edx };
+}
+
+unsigned smp_cpu_in_class(enum topo_class c)
+{
+	unsigned cpu;
+
+	for_each_cpu(cpu, &cpus_online)
+		if (cpu && topo_classify(&topo, cpu_apic_id[0],
+					 cpu_apic_id[cpu]) == c)
+			return cpu;
+	return 0;
+}
+
+void smp_env_topology(struct json *j)
+{
+	static uint32_t ids[MAX_CPUS];
+	struct topo_summary s;
+	size_t n = 0;
+	unsigned cpu;
+
+	for_each_cpu(cpu, &cpus_online)
+		ids[n++] = cpu_apic_id[cpu];
+	topo_summarize(&topo, ids, n, &s);
+	json_begin_object(j, "topology");
+	json_str(j, "source", topo_source_name(topo.source));
+	json_u64(j, "packages", s.packages);
+	json_u64(j, "dies", s.dies);
+	json_u64(j, "l3s", s.l3s);
+	json_u64(j, "cores", s.cores);
+	json_u64(j, "threads_per_core", s.max_threads_per_core);
+	json_begin_object(j, "classes");
+	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++) {
+		unsigned count = 0;
+
+		for_each_cpu(cpu, &cpus_online)
+			count += cpu && topo_classify(&topo, cpu_apic_id[0],
+						      cpu_apic_id[cpu]) ==
+						(enum topo_class)k;
+		json_u64(j, topo_class_name((enum topo_class)k), count);
+	}
+	json_end_object(j);
+	json_end_object(j);
+}
 
 static const void *acpi_reader(void *ctx, uint64_t pa, size_t len)
 {
@@ -107,6 +161,7 @@ void smp_init(uint64_t max_cpus)
 		report_fail("smp: bringup", "%s; running on the boot cpu only",
 			    why);
 	smp_stats.bringup_cycles = rdtsc_ordered() - t0;
+	topo_probe(cpuid_here, NULL, &topo);
 	smp_measure_tsc();
 }
 

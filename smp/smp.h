@@ -9,7 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "smp/acpi.h"
+#include "kernel/json.h"
 #include "smp/cpumask.h"
+#include "smp/topology.h"
 
 struct smp_stats {
 	bool acpi_ok;
@@ -21,6 +23,12 @@ struct smp_stats {
 };
 
 extern struct acpi_info acpi;
+extern struct topo_layout topo;
+
+/* An online CPU other than 0 at distance class c from CPU 0; 0 if none. */
+unsigned smp_cpu_in_class(enum topo_class c);
+/* The env record's "topology" object: counts per level and class. */
+void smp_env_topology(struct json *j);
 extern struct smp_stats smp_stats;
 
 /* Tables, APIC, all CPUs (at most max_cpus of them, 0 = all). */

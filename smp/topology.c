@@ -41,11 +41,11 @@ struct probe {
 
 /* CPUID, or false and zeros when the leaf is beyond the CPU's maximum. */
 static bool leaf(struct probe *p, uint32_t lf, uint32_t sub,
-		 struct cpuid_regs *r)
+		 struct topo_regs *r)
 {
 	uint32_t max = lf & 0x80000000u ? p->max_ext : p->max_basic;
 
-	*r = (struct cpuid_regs){0};
+	*r = (struct topo_regs){0};
 	if (lf > max)
 		return false;
 	p->fn(p->ctx, lf, sub, r);
@@ -65,7 +65,7 @@ static uint8_t order(uint32_t n)
 static void ident(struct probe *p)
 {
 	struct topo_layout *t = p->t;
-	struct cpuid_regs r;
+	struct topo_regs r;
 	uint32_t base;
 
 	p->fn(p->ctx, 0, 0, &r);
@@ -95,7 +95,7 @@ static bool intel_levels(struct probe *p, uint32_t lf)
 {
 	struct topo_layout *t = p->t;
 	uint8_t prev = 0, smt = 0, die = 0xff;
-	struct cpuid_regs r;
+	struct topo_regs r;
 	uint32_t sub;
 
 	for (sub = 0; sub < MAX_LEVELS; sub++) {
@@ -137,7 +137,7 @@ static bool amd_levels(struct probe *p)
 	struct topo_layout *t = p->t;
 	uint8_t sh[AMD_LVL_SOCK + 1] = {0}, prev = 0;
 	bool seen[AMD_LVL_SOCK + 1] = {false};
-	struct cpuid_regs r;
+	struct topo_regs r;
 
 	for (uint32_t sub = 0; sub < MAX_LEVELS; sub++) {
 		uint8_t type, shift;
@@ -177,7 +177,7 @@ static bool amd_levels(struct probe *p)
 static void cache_leaf(struct probe *p, uint32_t lf)
 {
 	struct topo_layout *t = p->t;
-	struct cpuid_regs r;
+	struct topo_regs r;
 
 	for (uint32_t sub = 0; sub < 16; sub++) {
 		if (!leaf(p, lf, sub, &r) || !(r.eax & 0x1f))
@@ -196,7 +196,7 @@ static void cache_leaf(struct probe *p, uint32_t lf)
 /* Without 0xB: the logical processor count of leaf 1 (if HTT). */
 static bool leaf1_package(struct probe *p)
 {
-	struct cpuid_regs r;
+	struct topo_regs r;
 
 	if (!leaf(p, 1, 0, &r) || !(r.edx & LEAF1_HTT))
 		return false;
@@ -212,7 +212,7 @@ static bool leaf1_package(struct probe *p)
  */
 static void amd_legacy(struct probe *p)
 {
-	struct cpuid_regs r;
+	struct topo_regs r;
 	uint32_t size;
 
 	if (!leaf(p, 0x80000008u, 0, &r)) {
@@ -232,7 +232,7 @@ static void amd_legacy(struct probe *p)
 static void amd_ext_ids(struct probe *p)
 {
 	struct topo_layout *t = p->t;
-	struct cpuid_regs r;
+	struct topo_regs r;
 	uint32_t threads, nodes;
 
 	if (!leaf(p, 0x8000001eu, 0, &r))
@@ -256,7 +256,7 @@ static void amd_ext_ids(struct probe *p)
 static void probe_amd(struct probe *p)
 {
 	struct topo_layout *t = p->t;
-	struct cpuid_regs r;
+	struct topo_regs r;
 	bool topoext = leaf(p, 0x80000001u, 0, &r) && (r.ecx & AMD_TOPOEXT);
 
 	if (amd_levels(p))
@@ -280,7 +280,7 @@ static void probe_amd(struct probe *p)
 static void intel_legacy(struct probe *p)
 {
 	struct topo_layout *t = p->t;
-	struct cpuid_regs r;
+	struct topo_regs r;
 	uint8_t cores;
 
 	if (!leaf1_package(p))

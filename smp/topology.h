@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct cpuid_regs {
+struct topo_regs {
 	uint32_t eax, ebx, ecx, edx;
 };
 
@@ -40,7 +40,7 @@ struct cpuid_regs {
  * data.
  */
 typedef void (*cpuid_fn)(void *ctx, uint32_t leaf, uint32_t subleaf,
-			 struct cpuid_regs *r);
+			 struct topo_regs *r);
 
 enum topo_vendor {
 	TOPO_VENDOR_OTHER,

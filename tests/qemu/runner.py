@@ -79,6 +79,7 @@ class Case:
         self.expect_text, self.expect_fields = [], {}
         self.expect_boot, self.tsc, self.needs = None, False, []
         self.mem_bytes = 0
+        self.sweep = None
         for item in words(row["checks"]):
             self.add_check(item)
         if self.boot in ("bios", "uefi"):
@@ -105,6 +106,11 @@ class Case:
             self.tsc = True
         elif key == "mem":
             self.mem_bytes = parse_size(val)
+        elif key == "sweep":
+            pages, targets, strategies = val.split(";")
+            self.sweep = ([int(p) for p in pages.split(",")],
+                          [int(t) for t in targets.split(",")],
+                          strategies.split(","))
         else:
             raise ValueError(f"unknown check '{item}'")
 
@@ -323,6 +329,8 @@ class Runner:
             problems += self.check_tsc(rep.env)
         if case.mem_bytes and rep.env is not None:
             problems += check_mem(rep.env, case.mem_bytes)
+        if case.sweep:
+            problems += check_sweep(rep.records, case.sweep, case.smp)
         if not problems:
             return None, []
         reason = problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
@@ -359,6 +367,49 @@ def check_mem(env, given):
         return [f"env mem_bytes {json.dumps(seen)} is not within "
                 f"{MEM_TOLERANCE:.0%} of the {given} bytes QEMU was given"]
     return []
+
+
+SWEEP_FIELDS = ("bench", "strategy", "pages", "targets", "samples", "min",
+                "p50", "p90", "p99", "max", "mean", "ipis_sent",
+                "irqs_received", "stale_reads")
+
+
+def expected_ipis(strategy, pages, targets):
+    """IPIs one sample must send (unicast): from the strategy's definition."""
+    if strategy == "invlpgb":
+        return 0
+    return (pages if strategy == "ipi-page" else 1) * targets
+
+
+def check_sweep(records, sweep, smp):
+    """Every strategy x pages x targets of the sweep has a shootdown
+    record with the fields, exact IPI counts and no stale reads."""
+    pages, targets, strategies = sweep
+    targets = [smp - 1 if t == 0 else t for t in targets]  # 0: all
+    found, problems = {}, []
+    for r in records:
+        if r.get("type") != "result" or r.get("bench") != "shootdown":
+            continue
+        key = (r.get("strategy"), r.get("ipi_mode"), r.get("pages"), r.get("targets"))
+        found[key] = r
+        missing = [f for f in SWEEP_FIELDS if f not in r]
+        if missing:
+            problems.append(f"shootdown record {key}: missing {missing}")
+        if r.get("stale_reads") != 0:
+            problems.append(f"shootdown record {key}: stale_reads {r.get('stale_reads')}")
+        if r.get("strategy") == "invlpgb" and r.get("emulated") is not True:
+            # No QEMU accelerator exposes INVLPGB: only the model runs it.
+            problems.append(f"shootdown record {key}: not marked emulated")
+        if r.get("ipi_mode") == "unicast" and r.get("ipis_sent") != \
+                expected_ipis(r["strategy"], r.get("pages"), r.get("targets")):
+            problems.append(f"shootdown record {key}: ipis_sent {r.get('ipis_sent')}")
+    for s in strategies:
+        mode = None if s == "invlpgb" else "unicast"
+        for p in pages:
+            for t in targets:
+                if (s, mode, p, t) not in found:
+                    problems.append(f"no shootdown record for {s} {mode} pages={p} targets={t}")
+    return problems
 
 
 def select(cases, opts):

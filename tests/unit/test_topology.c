@@ -28,12 +28,12 @@ struct dump {
 };
 
 static void fake_cpuid(void *ctx, uint32_t leaf, uint32_t sub,
-		       struct cpuid_regs *r)
+		       struct topo_regs *r)
 {
 	const struct dump *d = ctx;
 	uint32_t max = 0, l, s, v[4];
 
-	*r = (struct cpuid_regs){0};
+	*r = (struct topo_regs){0};
 	for (size_t i = 0; i < d->n; i++) {
 		int k = sscanf(d->lines[i], "%x.%x: %x-%x-%x-%x", &l, &s, &v[0],
 			       &v[1], &v[2], &v[3]);
@@ -48,7 +48,7 @@ static void fake_cpuid(void *ctx, uint32_t leaf, uint32_t sub,
 			max = v[0];
 		/* A leaf the dump leaves out reads as zeros. */
 		if (l == leaf && (s == sub || s == ANY_SUB))
-			*r = (struct cpuid_regs){v[0], v[1], v[2], v[3]};
+			*r = (struct topo_regs){v[0], v[1], v[2], v[3]};
 	}
 	if (leaf != 0 && leaf != 0x80000000u && leaf > max)
 		fail_msg("asked for leaf 0x%x above the maximum 0x%x", leaf,
