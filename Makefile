@@ -37,7 +37,7 @@ help:
 	@echo "make              build $(ELF) (multiboot1 + multiboot2 ELF64)"
 	@echo "make iso          build $(ISO) (GRUB hybrid: BIOS, UEFI, USB dd)"
 	@echo "make check        host unit tests, then the QEMU integration cases"
-	@echo "make unit mm-unit smp-unit: host unit tests only (cmocka)"
+	@echo "make unit mm-unit smp-unit bench-unit: host unit tests (cmocka)"
 	@echo "make qemu-check   QEMU integration cases only (tests/qemu)"
 	@echo "make format       clang-format every C file in place"
 	@echo "make format-check fail if any C file is not clang-formatted"
@@ -79,9 +79,10 @@ $(ISO): $(ELF) tools/mkiso.sh
 include tests/unit/unit.mk
 include tests/unit/mm.mk
 include tests/unit/smp.mk
+include tests/unit/bench.mk
 
 # Host tests first: they are quick and name the broken function.
-check: unit mm-unit smp-unit qemu-check
+check: unit mm-unit smp-unit bench-unit qemu-check
 
 qemu-check: $(ELF) $(ISO)
 	$(PYTHON) tests/qemu/runner.py

@@ -43,6 +43,7 @@ void bench_progress(const char *what, unsigned done, unsigned total);
 struct result_field {
 	const char *key;
 	uint64_t value;
+	bool is_signed; /* value holds an int64_t */
 };
 
 /* One measured configuration: statistics of raw samples plus counters. */

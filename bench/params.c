@@ -502,6 +502,10 @@ size_t params_from_config(const struct config *cfg,
 	out->samples = clamp_u32(cfg->samples, 1, PARAM_SAMPLES_MAX);
 	out->warmup = clamp_u32(cfg->warmup, 0, PARAM_WARMUP_MAX);
 	out->seed = cfg->seed;
+	out->reclaim_mb = cfg->reclaim_mb;
+	out->hot_mb = cfg->hot_mb;
+	out->writers = cfg->writers;
+	out->duration_ms = cfg->duration_ms ? cfg->duration_ms : 1;
 	return nd;
 }
 

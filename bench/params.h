@@ -98,6 +98,8 @@ struct bench_params {
 	struct param_list targets; /* unresolved: see params_resolve_targets */
 	struct param_invlpgb invlpgb;
 	uint32_t samples, warmup;
+	uint64_t reclaim_mb, hot_mb, duration_ms;
+	bool writers;
 	uint64_t seed;
 };
 

@@ -28,7 +28,7 @@ static const char *distance; /* of the remote CPU, for the records */
 static void emit(const char *strategy, uint64_t *s, unsigned n,
 		 unsigned targets, uint64_t cpu)
 {
-	struct result_field f[1] = {{"cpu", cpu}};
+	struct result_field f[1] = { { "cpu", cpu, false } };
 	struct result r = {.bench = "primitives",
 			   .strategy = strategy,
 			   .targets = targets,

@@ -18,11 +18,14 @@
 
 void primitives_run(void);
 void shootdown_run(void);
+void reclaim_run(void);
 
 const struct experiment experiments[] = {
 	{"primitives", "cost of each building block", primitives_run},
 	{"shootdown", "IPI shootdown vs INVLPGB, swept over pages and cpus",
 	 shootdown_run},
+	{"reclaim", "paging out with per-page vs PMD-batched flushes",
+	 reclaim_run},
 };
 const size_t nr_experiments = sizeof(experiments) / sizeof(experiments[0]);
 
@@ -122,8 +125,13 @@ void result_emit(struct result *r)
 	emit_stats(&rec.j, &r->st);
 	if (tsc_freq.khz)
 		emit_ns(&rec.j, &r->st);
-	for (size_t i = 0; i < r->nfields; i++)
-		json_u64(&rec.j, r->fields[i].key, r->fields[i].value);
+	for (size_t i = 0; i < r->nfields; i++) {
+		if (r->fields[i].is_signed)
+			json_i64(&rec.j, r->fields[i].key,
+				 (int64_t)r->fields[i].value);
+		else
+			json_u64(&rec.j, r->fields[i].key, r->fields[i].value);
+	}
 	if (r->emulated)
 		json_bool(&rec.j, "emulated", true);
 	if (r->raw)

@@ -185,13 +185,13 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 	stale_reset();
 	if (v->nh)
 		stats_compute(v->handler, v->nh, bench_overhead(), &hs);
-	f[0] = (struct result_field){"ipis_sent", ipis / per};
-	f[1] = (struct result_field){"irqs_received", v->irqs / per};
-	f[2] = (struct result_field){"icr_writes", v->icr / per};
-	f[3] = (struct result_field){"stale_reads", stale};
-	f[4] = (struct result_field){"handler_p50", hs.p50};
-	f[5] = (struct result_field){"handler_p99", hs.p99};
-	f[6] = (struct result_field){"handler_max", hs.max};
+	f[0] = (struct result_field){"ipis_sent", ipis / per, false};
+	f[1] = (struct result_field){"irqs_received", v->irqs / per, false};
+	f[2] = (struct result_field){"icr_writes", v->icr / per, false};
+	f[3] = (struct result_field){"stale_reads", stale, false};
+	f[4] = (struct result_field){"handler_p50", hs.p50, false};
+	f[5] = (struct result_field){"handler_p99", hs.p99, false};
+	f[6] = (struct result_field){"handler_max", hs.max, false};
 	r.nfields = 7;
 	r.distance = cur_distance;
 	result_emit(&r);
@@ -205,9 +205,10 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 	tally[v->s][m].stale += stale;
 	if (stale)
 		report_fail("shootdown: stale translation",
-			    "%s %s, %u pages, %u targets: %llu stale reads, "
+			    "%s%s%s, %u pages, %u targets: %llu stale reads, "
 			    "first on cpu %u at %#llx",
-			    r.strategy, r.ipi_mode ? r.ipi_mode : "", k, nresp,
+			    r.strategy, r.ipi_mode ? " " : "",
+			    r.ipi_mode ? r.ipi_mode : "", k, nresp,
 			    (unsigned long long)stale, cpu,
 			    (unsigned long long)va);
 	/* The software model sends IPIs of its own: nothing exact there. */

@@ -86,6 +86,8 @@ static size_t abbreviate(uint64_t v, size_t width, char *s)
 		size_t n;
 
 		unit *= 1000;
+		if (v < unit)
+			break; /* never "0k": that would hide the value */
 		tenth = v % unit / (unit / 10);
 		n = utoa(v / unit, s);
 		if (n + 3 <= width) {

@@ -6,18 +6,21 @@
  *
  * Every line is at most TABLE_WIDTH (79) characters of printable ASCII,
  * without trailing spaces, handed to a caller-provided writer (which adds
- * the line ending), so the code is portable and tested on the host:
+ * the line ending), so the code is portable and tested on the host. The
+ * results table is 78 columns wide; its left 62 (p99 cyc and stale follow):
  *
- *   shootdown: 4 cpus, unicast IPIs
- *   strategy   mode      pages targets   p50 ns   p99 ns  p50 cyc  p99 cyc stale
- *   ---------- --------- ----- ------- -------- -------- -------- -------- -----
- *   ipi-page   unicast       1       1     1404     2210     4212     6630     0
+ *   shootdown: 4 cpus
+ *   strategy   mode      pages targets   p50 ns   p99 ns   p50 cyc ...
+ *   ---------- --------- ----- ------- -------- -------- --------- ...
+ *   ipi-page   unicast       1       1     1404     2210      4212 ...
+ *   invlpgb*   -           512       3 30411522 41152263  91234567 ...
+ *   * emulated: INVLPGB software model, the timings mean nothing
  *
  * Numbers that do not fit their column are abbreviated with a decimal
  * suffix, truncated toward zero so that they never overstate: 1234567 in
  * 5 columns is "1234k", in 4 "1.2M"; UINT64_MAX in 5 is "18.4E". Any
- * 64-bit value fits in 3 columns ("18E"), the minimum width of a number
- * column. Text that does not fit ends in '~'.
+ * 64-bit value fits in 4 columns (at worst "999k", "999M", ... "18E"), the
+ * minimum width of a number column. Text that does not fit ends in '~'.
  */
 #ifndef BENCH_TABLE_H
 #define BENCH_TABLE_H
@@ -29,7 +32,7 @@
 
 #define TABLE_WIDTH    79
 #define TABLE_MAX_COLS 16
-#define TABLE_NUM_MIN  3 /* narrowest number column: "18E" */
+#define TABLE_NUM_MIN  4 /* narrowest number column: "999M" */
 
 /* Receives one line: NUL-terminated, no line ending. */
 typedef void (*table_emit_fn)(void *ctx, const char *line);

@@ -190,6 +190,44 @@ const struct cmdline_opt config_opts[] = {
 		.max = 100000,
 	},
 	{
+		.key = "reclaim_mb",
+		.kind = OPT_UINT,
+		.def = "0",
+		.help = "reclaim: MiB of cold memory to page out; 0 sizes it "
+			"from free RAM (a third, at most 20 GiB)",
+		.offset = CFG_OFF(reclaim_mb),
+		.min = 0,
+		.max = 1048576,
+	},
+	{
+		.key = "hot_mb",
+		.kind = OPT_UINT,
+		.def = "0",
+		.help = "reclaim: MiB each worker reads at random; 0 sizes it "
+			"from free RAM (at most 2 GiB)",
+		.offset = CFG_OFF(hot_mb),
+		.min = 0,
+		.max = 1048576,
+	},
+	{
+		.key = "writers",
+		.kind = OPT_FLAG,
+		.def = "on",
+		.help = "reclaim: workers also write into the pages being paged "
+			"out, so that lost writes can be detected",
+		.offset = CFG_OFF(writers),
+	},
+	{
+		.key = "duration_ms",
+		.kind = OPT_UINT,
+		.def = "100",
+		.help = "reclaim: worker baseline window; flushloop: time per "
+			"strategy and CPU count (1..60000 ms)",
+		.offset = CFG_OFF(duration_ms),
+		.min = 1,
+		.max = 60000,
+	},
+	{
 		.key = "invlpgb",
 		.kind = OPT_STRING,
 		.def = "auto",

@@ -33,6 +33,10 @@ struct config {
 	char strategies[128]; /* strategies=all|name,name,... */
 	uint64_t samples;     /* samples=N: timed samples per configuration */
 	uint64_t warmup;      /* warmup=N: untimed runs before them */
+	uint64_t reclaim_mb;  /* reclaim_mb=N: cold memory paged out, 0 auto */
+	uint64_t hot_mb;      /* hot_mb=N: per worker, 0 auto */
+	bool writers;         /* writers=on|off: write while paging out */
+	uint64_t duration_ms; /* duration_ms=N: baseline / flushloop time */
 	char invlpgb[32];     /* invlpgb=auto|off|emulate|force[,bug=...] */
 };
 

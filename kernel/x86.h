@@ -299,6 +299,18 @@ static inline int read_u64_safe(const volatile void *p, uint64_t *val)
 	return (int)vec;
 }
 
+/* Writes 8 bytes at p; returns the vector if that faulted. */
+static inline int write_u64_safe(volatile void *p, uint64_t val)
+{
+	register uint64_t vec asm("r11") = 0;
+
+	asm volatile(SAFE_INSN("movq %2, (%1)")
+		     : "+r"(vec)
+		     : "r"(p), "r"(val)
+		     : "memory");
+	return (int)vec;
+}
+
 /* Writes one byte at p; returns the vector if that faulted. */
 static inline int write_u8_safe(volatile void *p, uint8_t val)
 {

@@ -39,10 +39,27 @@ static uint32_t my_apic_id(void)
 	return cpuid(1).ebx >> 24;
 }
 
-static void ap_idle(void)
+/*
+ * Sleep until an IPI comes; run background work when some is posted. STI
+ * takes effect after the next instruction, so an IPI that arrives between
+ * the check and HLT still wakes the HLT: no wake-up is lost.
+ */
+static void ap_idle(struct percpu *pc)
 {
-	for (;;)
-		asm volatile("sti; hlt; cli" ::: "memory");
+	for (;;) {
+		void (*fn)(void *);
+
+		irq_disable();
+		fn = pc->bg_fn;
+		if (!fn) {
+			asm volatile("sti; hlt" ::: "memory");
+			continue;
+		}
+		pc->bg_fn = NULL;
+		irq_enable(); /* the work itself can take cross-calls */
+		fn(pc->bg_arg);
+		__atomic_fetch_add(&pc->bg_finished, 1, __ATOMIC_RELEASE);
+	}
 }
 
 /* C entry of every AP, on the stack its ticket gave it. */
@@ -65,7 +82,7 @@ void ap_main(unsigned ticket)
 	apic_init_cpu();
 	cpumask_set_atomic(cpu, &cpus_online);
 	__atomic_fetch_add(&ap_arrived, 1, __ATOMIC_SEQ_CST);
-	ap_idle();
+	ap_idle(percpu[cpu]);
 }
 
 /* A stack of AP_STACK_SIZE in slot i, with the page under it unmapped. */

@@ -21,6 +21,10 @@ struct percpu {
 	void *tables;		   /* GDT, TSS, IST stacks (kernel/trap.c) */
 	int64_t tsc_offset_signed; /* TSC minus the boot CPU's, measured */
 	uint32_t acpi_domain;
+	/* Background work (smp_start_background), run by the idle loop. */
+	void (*volatile bg_fn)(void *arg);
+	void *volatile bg_arg;
+	volatile uint32_t bg_finished;
 } __attribute__((aligned(CACHELINE)));
 
 #define PERCPU_OFF_CPU	   8

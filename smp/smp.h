@@ -61,6 +61,11 @@ void on_cpumask_async(const struct cpumask *mask, xcall_fn fn, void *arg,
 bool xcall_wait(const struct cpumask *mask, uint64_t timeout_us);
 bool on_cpumask(const struct cpumask *mask, xcall_fn fn, void *arg,
 		enum ipi_mode mode);
+/*
+ * on_cpumask for many initiators at once: the caller must have interrupts
+ * on while it waits, so that it answers the others meanwhile.
+ */
+bool on_cpumask_shared(const struct cpumask *mask, xcall_fn fn, void *arg);
 /* How many xcalls cpu has completed (acknowledgements are counted). */
 uint32_t xcall_done(unsigned cpu);
 /* TSC cycles from handler entry to acknowledgement of its last xcall. */
@@ -77,6 +82,15 @@ bool ping_cpu(unsigned cpu);
  * or 0 if the others did not all arrive within 5 s.
  */
 uint64_t smp_barrier(const struct cpumask *mask);
+
+/*
+ * Background work: fn(arg) runs on cpu (not 0) from its idle loop, outside
+ * interrupt context and with interrupts on, so it can itself take
+ * cross-calls (a worker that must answer TLB shootdowns). False if that
+ * CPU already has work. Completion: smp_background_finished() advances.
+ */
+bool smp_start_background(unsigned cpu, xcall_fn fn, void *arg);
+uint32_t smp_background_finished(unsigned cpu);
 
 /* The online CPUs other than this one. */
 void cpus_others(struct cpumask *out);

@@ -8,6 +8,7 @@
  */
 #include "kernel/cpu.h"
 #include "kernel/report.h"
+#include "kernel/spinlock.h"
 #include "kernel/trap.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
@@ -194,4 +195,44 @@ uint64_t smp_barrier(const struct cpumask *mask)
 		cpu_relax();
 	}
 	return rdtsc();
+}
+
+bool smp_start_background(unsigned cpu, xcall_fn fn, void *arg)
+{
+	struct percpu *pc = percpu[cpu];
+
+	if (!cpu || pc->bg_fn)
+		return false;
+	pc->bg_arg = arg;
+	__atomic_store_n(&pc->bg_fn, fn, __ATOMIC_RELEASE);
+	/* Wake it from HLT; the ping handler only acknowledges. */
+	apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_PING);
+	return true;
+}
+
+uint32_t smp_background_finished(unsigned cpu)
+{
+	return __atomic_load_n(&percpu[cpu]->bg_finished, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * For several initiators at once (flushloop): each target's mailbox is
+ * locked from post to acknowledgement. Locks are taken in CPU order and
+ * handlers never take them, so as long as every initiator waits with
+ * interrupts on (it still answers the others), nobody deadlocks.
+ */
+static struct spinlock mbox_lock[MAX_CPUS];
+
+bool on_cpumask_shared(const struct cpumask *mask, xcall_fn fn, void *arg)
+{
+	unsigned cpu;
+	bool ok;
+
+	for_each_cpu(cpu, mask)
+		spin_lock(&mbox_lock[cpu]);
+	on_cpumask_async(mask, fn, arg, IPI_EACH);
+	ok = xcall_wait(mask, XCALL_TIMEOUT_US);
+	for_each_cpu(cpu, mask)
+		spin_unlock(&mbox_lock[cpu]);
+	return ok;
 }

@@ -37,6 +37,12 @@ static void test_defaults(void **state)
 	assert_false(cfg.help);
 	assert_int_equal(cfg.cpus, 0);
 	assert_int_equal(cfg.seed, 1);
+	assert_string_equal(cfg.pages, "1,2,8,32,33,64,512");
+	assert_string_equal(cfg.targets, "auto");
+	assert_string_equal(cfg.strategies, "all");
+	assert_int_equal(cfg.samples, 200);
+	assert_int_equal(cfg.warmup, 20);
+	assert_string_equal(cfg.invlpgb, "auto");
 }
 
 /* Every key has help, a default, and the default parses as a word. */
@@ -45,7 +51,7 @@ static void test_table(void **state)
 	char line[256];
 
 	(void)state;
-	assert_int_equal(config_nopts, 7);
+	assert_int_equal(config_nopts, 13);
 	for (size_t i = 0; i < config_nopts; i++) {
 		const struct cmdline_opt *o = &config_opts[i];
 
@@ -84,6 +90,60 @@ static void test_values(void **state)
 	assert_false(cfg.help);
 	assert_int_equal(parse("selftest=none"), 0);
 	assert_int_equal(cfg.inject, INJECT_NONE);
+}
+
+/* The experiments' keys: kept as text here, parsed by bench/params.c. */
+static void test_bench_keys(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("pages=512,1 targets=1,2,all "
+			       "strategies=ipi-page,invlpgb samples=1000000 "
+			       "warmup=0 invlpgb=emulate,bug=count"),
+			 0);
+	assert_string_equal(cfg.pages, "512,1");
+	assert_string_equal(cfg.targets, "1,2,all");
+	assert_string_equal(cfg.strategies, "ipi-page,invlpgb");
+	assert_int_equal(cfg.samples, 1000000);
+	assert_int_equal(cfg.warmup, 0);
+	assert_string_equal(cfg.invlpgb, "emulate,bug=count");
+	assert_int_equal(parse("samples=1 warmup=100000"), 0);
+	assert_int_equal(cfg.samples, 1);
+	assert_int_equal(cfg.warmup, 100000);
+	expect_one("samples=0", "cmdline: 'samples=0': out of range "
+				"1..1000000: using default '200'");
+	assert_int_equal(cfg.samples, 200);
+	expect_one("samples=1000001", "cmdline: 'samples=1000001': out of "
+				      "range 1..1000000: using default '200'");
+	expect_one("warmup=100001", "cmdline: 'warmup=100001': out of range "
+				    "0..100000: using default '20'");
+	assert_int_equal(cfg.warmup, 20);
+	expect_one("invlpgb=", "cmdline: 'invlpgb=': missing value: using "
+			       "default 'auto'");
+}
+
+/* 32 pages of 4 digits is the longest useful pages= value. */
+static void test_bench_key_lengths(void **state)
+{
+	char line[256];
+
+	(void)state;
+	strcpy(line, "pages=");
+	for (int i = 0; i < 32; i++)
+		strcat(line, i ? ",4096" : "4096");
+	assert_int_equal(strlen(line), 6 + 159);
+	assert_int_equal(parse(line), 0);
+	assert_int_equal(strlen(cfg.pages), 159);
+	strcat(line, "0");
+	assert_int_equal(parse(line), 1);
+	assert_non_null(strstr(diags.msg[0], "longer than 159 bytes"));
+	strcpy(line, "invlpgb=emulate,bug=stride,bug=");
+	memset(line + strlen(line), 'x', 8 + 31 - strlen(line));
+	line[8 + 31] = '\0';
+	assert_int_equal(parse(line), 0);
+	assert_int_equal(strlen(cfg.invlpgb), 31);
+	strcat(line, "x");
+	assert_int_equal(parse(line), 1);
+	assert_non_null(strstr(diags.msg[0], "longer than 31 bytes"));
 }
 
 static void expect_console(const char *val, uint16_t port, uint32_t baud)
@@ -256,6 +316,8 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_bench_keys),
+		cmocka_unit_test(test_bench_key_lengths),
 		cmocka_unit_test(test_console_good),
 		cmocka_unit_test(test_console_bad),
 		cmocka_unit_test(test_console_why_is_bounded),

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+/*
+ * reclaim, the mechanics. Workers (every CPU but 0) read random 64-byte
+ * chunks of their own hot region and, in writer mode, keep writing sequence
+ * numbers into the cold pages assigned to them; CPU 0 pages the cold region
+ * out: clear the PTE, make sure no CPU can still use the old translation
+ * (the strategy), copy the page to the swap area, free the frame. A write
+ * that finds its page gone faults (an expected fault) and is not counted;
+ * afterwards each page's swap copy must hold the last write that succeeded.
+ */
+#include "bench/bench.h"
+#include "bench/rng.h"
+#include "bench/reclaim.h"
+#include "kernel/cpu.h"
+#include "kernel/string.h"
+#include "kernel/tsc.h"
+#include "kernel/x86.h"
+#include "mm/invlpgb.h"
+#include "mm/pagefault.h"
+#include "mm/vm.h"
+#include "smp/apic.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
+
+#define WAIT_US 5000000
+#define READS_PER_WRITE 64
+#define WRITES_PER_PAGE 8
+#define RC_INSNS 512 /* a batch of 512 pages, one page per INVLPGB at worst */
+/* Negative control: time per page for the others to run in the window. */
+#define WINDOW_US 2
+
+struct worker {
+	volatile uint64_t reads;
+	unsigned index;
+	uint64_t seed;
+} __attribute__((aligned(CACHELINE)));
+
+static struct worker workers[MAX_CPUS];
+static volatile bool stop;
+static const struct rc_config *cur;
+static uint64_t *cold_frame; /* frame of each cold page while mapped */
+static uint64_t *last_write; /* last successful value, per cold page */
+static uint64_t swap_pa;     /* swap area: one frame per cold page */
+static uint64_t hot_mapped;  /* pages per worker mapped so far */
+static uint64_t hot_stride;  /* bytes between two workers' regions */
+
+static inline uint64_t cold_va(uint64_t p)
+{
+	return RC_COLD_BASE + p * PAGE_SIZE;
+}
+
+static inline uint64_t hot_va(unsigned w, uint64_t off)
+{
+	return RC_HOT_BASE + w * hot_stride + off;
+}
+
+/* Background work of worker w: random reads, and writes to its pages. */
+static void worker_loop(void *arg)
+{
+	struct worker *me = arg;
+	uint64_t bytes = cur->hot_pages * PAGE_SIZE, seq = 0, p = me->index;
+	unsigned nw = cur->workers;
+	struct rng rng;
+
+	rng_seed(&rng, me->seed);
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+		for (int i = 0; i < READS_PER_WRITE; i++)
+			(void)*(volatile uint64_t *)hot_va(
+				me->index, rng_below(&rng, bytes / 64) * 64);
+		me->reads += READS_PER_WRITE;
+		/*
+		 * One PAUSE per 64 reads (about 2% on hardware, the same in
+		 * every run): single-threaded TCG switches vCPUs only at
+		 * such hints, so without it the reclaimer's IPIs would wait
+		 * for whole time slices (DESIGN.md).
+		 */
+		cpu_relax();
+		if (!cur->writers || !cur->cold_pages)
+			continue;
+		/*
+		 * Page p is written by worker p % nw only: one writer each.
+		 * It stays on a page for a few writes, as a program writing
+		 * its data would, so the page's translation is in its TLB
+		 * when the reclaimer comes by.
+		 */
+		seq++;
+		if (!write_u64_safe((void *)cold_va(p), seq << 16 | me->index))
+			last_write[p] = seq << 16 | me->index;
+		if (seq % WRITES_PER_PAGE == 0)
+			p = p + nw < cur->cold_pages ? p + nw : me->index;
+	}
+}
+
+static bool map_hot(const struct rc_config *cfg)
+{
+	for (unsigned w = 0; w < cfg->workers; w++)
+		for (uint64_t i = hot_mapped; i < cfg->hot_pages; i++) {
+			uint64_t pa = frame_alloc(PMM_ZERO);
+
+			if (!pa || vm_map(hot_va(w, i * PAGE_SIZE), pa, PT_4K,
+					  PTE_P | pte_nx(), NULL))
+				return false;
+		}
+	hot_mapped = cfg->hot_pages;
+	return true;
+}
+
+static bool map_cold(const struct rc_config *cfg)
+{
+	for (uint64_t p = 0; p < cfg->cold_pages; p++) {
+		uint64_t pa = frame_alloc(PMM_ZERO);
+
+		if (!pa || vm_map(cold_va(p), pa, PT_4K,
+				  PTE_P | PTE_W | pte_nx(), NULL))
+			return false;
+		cold_frame[p] = pa;
+		last_write[p] = 0;
+	}
+	return true;
+}
+
+bool rc_prepare(const struct rc_config *cfg)
+{
+	uint64_t n = cfg->cold_pages, meta = (n * 8 + PAGE_SIZE - 1) / PAGE_SIZE;
+
+	cur = cfg;
+	hot_stride = (cfg->hot_pages * PAGE_SIZE + LARGE_PAGE_SIZE - 1) &
+		     ~(LARGE_PAGE_SIZE - 1);
+	if (!cold_frame) {
+		cold_frame = bench_alloc(n);
+		last_write = bench_alloc(n);
+		swap_pa = frame_alloc_run(n, PAGE_SIZE);
+		(void)meta;
+	}
+	return cold_frame && last_write && swap_pa && map_hot(cfg);
+}
+
+void rc_release(const struct rc_config *cfg)
+{
+	bench_free(cold_frame, cfg->cold_pages);
+	bench_free(last_write, cfg->cold_pages);
+	if (swap_pa)
+		frame_free_run(swap_pa, cfg->cold_pages);
+	cold_frame = last_write = NULL;
+	swap_pa = 0;
+}
+
+/* --- paging out ------------------------------------------------------ */
+
+static struct cpumask others;
+
+static void flush_full(void *arg)
+{
+	(void)arg;
+	cr3_reload();
+}
+
+static void flush_one(void *arg)
+{
+	invlpg(arg);
+}
+
+struct range {
+	uint64_t va;
+	unsigned pages;
+};
+
+static void flush_range(void *arg)
+{
+	const struct range *r = arg;
+
+	for (unsigned i = 0; i < r->pages; i++)
+		invlpg((const void *)(r->va + i * PAGE_SIZE));
+}
+
+/* Clears the PTEs of [first, first + n); the frames are kept for now. */
+static void clear_ptes(uint64_t first, unsigned n)
+{
+	uint64_t old;
+
+	for (unsigned i = 0; i < n; i++)
+		vm_unmap(cold_va(first + i), PT_4K, &old);
+	mfence(); /* INVLPGB is weakly ordered: the clears come first */
+}
+
+static void write_back(uint64_t first, unsigned n, bool widen_window)
+{
+	for (unsigned i = 0; i < n; i++) {
+		memcpy(phys_to_virt(swap_pa + (first + i) * PAGE_SIZE),
+		       phys_to_virt(cold_frame[first + i]), PAGE_SIZE);
+		if (widen_window)
+			udelay(WINDOW_US); /* the others run meanwhile */
+	}
+}
+
+static void free_frames(uint64_t first, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		frame_free(cold_frame[first + i]);
+}
+
+/* One flush of n pages from first, by IPIs or by INVLPGB. */
+static void flush(struct rc_run *run, uint64_t first, unsigned n)
+{
+	struct range r = { cold_va(first), n };
+	struct invlpgb_caps caps = { .max_pages = cur->invlpgb_max_pages,
+				     .pcide = cpu_info.pcid };
+	struct invlpgb_req req = { .va = r.va, .pages = n };
+	static struct invlpgb_regs insn[RC_INSNS];
+	size_t ni = 0;
+
+	run->flushes++;
+	if (run->s == RC_INVLPGB_PAGE || run->s == RC_INVLPGB_BATCH) {
+		invlpgb_encode_range(&req, &caps, insn, RC_INSNS, &ni);
+		for (size_t i = 0; i < ni; i++)
+			invlpgb(insn[i].rax, insn[i].ecx, insn[i].edx);
+		tlbsync();
+		return;
+	}
+	if (run->s == RC_PER_PAGE_INVLPG || (run->s != RC_PER_PAGE && n <= 33))
+		on_cpumask_async(&others, n == 1 ? flush_one : flush_range,
+				 n == 1 ? (void *)r.va : (void *)&r, IPI_EACH);
+	else
+		on_cpumask_async(&others, flush_full, NULL, IPI_EACH);
+	flush_range(&r);
+	xcall_wait(&others, WAIT_US);
+}
+
+static void page_out(struct rc_run *run, uint64_t *samples)
+{
+	unsigned step = run->s == RC_PER_PAGE || run->s == RC_PER_PAGE_INVLPG ||
+					run->s == RC_INVLPGB_PAGE ?
+				1 :
+				run->batch;
+	uint64_t n = cur->cold_pages, k = 0;
+
+	for (uint64_t first = 0; first < n; first += step, k++) {
+		unsigned b = n - first < step ? (unsigned)(n - first) : step;
+		uint64_t t0 = rdtsc_ordered();
+
+		clear_ptes(first, b);
+		if (run->s == RC_WRITEBACK_FIRST) {
+			write_back(first, b, true); /* wrong order, on purpose */
+			flush(run, first, b);
+		} else {
+			flush(run, first, b);
+			write_back(first, b, false);
+		}
+		free_frames(first, b);
+		samples[k] = rdtsc_ordered() - t0;
+	}
+	run->pages = n;
+}
+
+/* Each page's swap copy must hold the last write that succeeded. */
+static uint64_t lost_writes(void)
+{
+	uint64_t lost = 0;
+
+	for (uint64_t p = 0; p < cur->cold_pages; p++)
+		lost += *(volatile uint64_t *)phys_to_virt(
+				swap_pa + p * PAGE_SIZE) != last_write[p];
+	return lost;
+}
+
+static uint64_t snap[3][MAX_CPUS];
+
+static void snapshot(int k)
+{
+	for (unsigned w = 0; w < cur->workers; w++)
+		snap[k][w] = workers[w].reads;
+}
+
+static uint64_t irqs_all(void)
+{
+	uint64_t sum = 0;
+	unsigned cpu;
+
+	for_each_cpu(cpu, &cpus_online)
+		sum += xcall_irqs(cpu);
+	return sum;
+}
+
+static unsigned worker_cpu[MAX_CPUS];
+static uint32_t worker_runs[MAX_CPUS];
+
+/* Worker w runs on the w-th CPU after 0, as background work. */
+static void start_workers(void)
+{
+	unsigned cpu, w = 0;
+
+	stop = false;
+	for_each_cpu(cpu, &cpus_online) {
+		if (cpu == 0 || w == cur->workers)
+			continue;
+		workers[w] = (struct worker){ .index = w,
+					      .seed = cur->seed * 1000 + w };
+		worker_cpu[w] = cpu;
+		worker_runs[w] = smp_background_finished(cpu);
+		smp_start_background(cpu, worker_loop, &workers[w]);
+		w++;
+	}
+}
+
+static void stop_workers(void)
+{
+	uint64_t start = rdtsc();
+
+	__atomic_store_n(&stop, true, __ATOMIC_RELEASE);
+	for (unsigned w = 0; w < cur->workers; w++)
+		while (smp_background_finished(worker_cpu[w]) ==
+			       worker_runs[w] &&
+		       rdtsc() - start < us_to_cycles(WAIT_US))
+			cpu_relax();
+}
+
+/* Reads per million cycles: 64-bit math (no libgcc in the kernel). */
+static uint64_t rate(uint64_t reads, uint64_t cycles)
+{
+	return cycles ? reads * 1000000 / cycles : 0;
+}
+
+/* 100 - 100 * during / before, in percent (negative: it sped up). */
+static int64_t loss_of(uint64_t before, uint64_t during)
+{
+	return before ? 100 - (int64_t)(during * 100 / before) : 0;
+}
+
+static void losses(struct rc_run *run, uint64_t base_cyc, uint64_t dur_cyc)
+{
+	int64_t l[MAX_CPUS], tmp;
+	unsigned n = cur->workers;
+
+	run->base_reads = run->during_reads = 0;
+	for (unsigned w = 0; w < n; w++) {
+		l[w] = loss_of(rate(snap[1][w] - snap[0][w], base_cyc),
+			       rate(snap[2][w] - snap[1][w], dur_cyc));
+		run->base_reads += snap[1][w] - snap[0][w];
+		run->during_reads += snap[2][w] - snap[1][w];
+	}
+	for (unsigned i = 1; i < n; i++) /* insertion sort: n is small */
+		for (unsigned j = i; j > 0 && l[j - 1] > l[j]; j--)
+			tmp = l[j], l[j] = l[j - 1], l[j - 1] = tmp;
+	run->loss_min = n ? l[0] : 0;
+	run->loss_median = n ? l[n / 2] : 0;
+	run->loss_pct = loss_of(rate(run->base_reads, base_cyc),
+				rate(run->during_reads, dur_cyc));
+}
+
+bool rc_run_strategy(const struct rc_config *cfg, struct rc_run *run,
+		     uint64_t *samples)
+{
+	uint64_t t0, t1, t2, icr0, irq0;
+
+	cur = cfg;
+	if (!map_cold(cfg))
+		return false;
+	cpus_others(&others);
+	pf_expect(RC_COLD_BASE, cold_va(cfg->cold_pages), PF_SKIP, NULL);
+	start_workers();
+	udelay(cfg->base_us / 4); /* let them all get going */
+	snapshot(0);
+	t0 = rdtsc_ordered();
+	udelay(cfg->base_us);
+	snapshot(1);
+	t1 = rdtsc_ordered();
+	icr0 = apic_icr_writes[0];
+	irq0 = irqs_all();
+	page_out(run, samples);
+	t2 = rdtsc_ordered();
+	snapshot(2);
+	run->icr = apic_icr_writes[0] - icr0;
+	run->irqs = irqs_all() - irq0;
+	stop_workers();
+	pf_expect_end(NULL);
+	run->cycles = t2 - t1;
+	run->lost = cfg->writers ? lost_writes() : 0;
+	losses(run, t1 - t0, t2 - t1);
+	return true;
+}

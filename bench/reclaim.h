@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* The reclaim re-enactment (reclaim.c, reclaim_run.c). */
+#ifndef BENCH_RECLAIM_H
+#define BENCH_RECLAIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "mm/layout.h"
+#include "smp/cpumask.h"
+
+#define RC_HOT_BASE (EXPERIMENT_BASE + (64ull << 30))
+#define RC_COLD_BASE (EXPERIMENT_BASE + (256ull << 30))
+#define RC_COLD_MAX (200ull << 30)
+#define RC_HOT_SPACE (192ull << 30) /* for all hot regions together */
+
+enum rc_strategy {
+	RC_PER_PAGE,        /* IPI round per page, responders reload CR3 */
+	RC_PER_PAGE_INVLPG, /* the same, responders INVLPG the page */
+	RC_BATCH,           /* clear a batch, one flush, then write back */
+	RC_INVLPGB_PAGE,
+	RC_INVLPGB_BATCH,
+	RC_WRITEBACK_FIRST, /* negative control: write back, then flush */
+};
+
+struct rc_run {
+	enum rc_strategy s;
+	unsigned batch;
+	const char *name;
+	bool emulated;
+	/* measured */
+	uint64_t pages, flushes, icr, irqs, cycles, lost;
+	int64_t loss_pct, loss_min, loss_median;
+	uint64_t base_reads, during_reads;
+};
+
+struct rc_config {
+	uint64_t cold_pages; /* a multiple of 512 */
+	uint64_t hot_pages;  /* per worker */
+	unsigned workers;
+	bool writers;
+	uint64_t base_us;    /* worker throughput before reclaim */
+	uint64_t seed;
+	uint32_t invlpgb_max_pages; /* 0: no INVLPGB */
+	bool invlpgb_emulated;
+};
+
+/* Buffers and the workers' hot regions, once; then the runs; then free. */
+bool rc_prepare(const struct rc_config *cfg);
+void rc_release(const struct rc_config *cfg);
+
+/*
+ * Maps the cold region, starts the workers, measures their throughput,
+ * pages the whole region out with run->s while they run (one sample per
+ * flush unit into samples), stops them and counts lost writes.
+ */
+bool rc_run_strategy(const struct rc_config *cfg, struct rc_run *run,
+		     uint64_t *samples);
+
+#endif

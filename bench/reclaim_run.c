@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/*
+ * reclaim: the re-enactment of the reclaim-batching patch. For each
+ * strategy, the whole cold region is paged out while the workers run; the
+ * exact counts (IPIs, interrupts, flushes) and the workers' loss are
+ * recorded, and the swap copies are checked for lost writes.
+ */
+#include "bench/bench.h"
+#include "bench/invlpgb_emul.h"
+#include "bench/reclaim.h"
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "kernel/printf.h"
+#include "kernel/report.h"
+#include "kernel/tsc.h"
+#include "mm/vm.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
+
+#define GIB (1ull << 30)
+#define PMD_PAGES 512
+
+static struct rc_run runs[] = {
+	{ .s = RC_PER_PAGE, .batch = 1, .name = "per-page" },
+	{ .s = RC_PER_PAGE_INVLPG, .batch = 1, .name = "per-page-invlpg" },
+	{ .s = RC_BATCH, .batch = 1, .name = "batch" },
+	{ .s = RC_BATCH, .batch = 31, .name = "batch" },
+	{ .s = RC_BATCH, .batch = 512, .name = "batch" },
+	{ .s = RC_INVLPGB_PAGE, .batch = 1, .name = "invlpgb" },
+	{ .s = RC_INVLPGB_BATCH, .batch = 512, .name = "invlpgb" },
+};
+
+static struct rc_run control = { .s = RC_WRITEBACK_FIRST, .batch = 512,
+				 .name = "writeback-before-flush" };
+
+/* Sizes from free memory: cold <= 20 GiB and a third of it (the swap
+ * copy takes as much again), each hot region <= 2 GiB. */
+static void size_up(struct rc_config *c, unsigned workers)
+{
+	uint64_t free = frames_free() * PAGE_SIZE, cold, hot;
+
+	cold = bench_params.reclaim_mb ? bench_params.reclaim_mb << 20 :
+					 free / 3;
+	if (cold > 20 * GIB)
+		cold = 20 * GIB;
+	hot = bench_params.hot_mb ? bench_params.hot_mb << 20 :
+				    free / 6 / (workers ? workers : 1);
+	if (hot > 2 * GIB)
+		hot = 2 * GIB;
+	if (workers && hot * workers > RC_HOT_SPACE)
+		hot = RC_HOT_SPACE / workers;
+	c->cold_pages = cold / PAGE_SIZE / PMD_PAGES * PMD_PAGES;
+	c->hot_pages = hot / PAGE_SIZE ? hot / PAGE_SIZE : 1;
+	c->workers = workers;
+}
+
+static void emit(struct rc_run *r, uint64_t *samples, uint64_t n)
+{
+	uint64_t ns = tsc_to_ns(r->cycles), others = nr_cpus - 1;
+	struct result_field f[] = {
+		{ "batch", r->batch, false },
+		{ "ipis_sent", r->icr, false },
+		{ "irqs_received", r->irqs, false },
+		{ "flushes", r->flushes, false },
+		{ "lost_writes", r->lost, false },
+		{ "worker_loss_pct", (uint64_t)r->loss_pct, true },
+		{ "worker_loss_min_pct", (uint64_t)r->loss_min, true },
+		{ "worker_loss_median_pct", (uint64_t)r->loss_median, true },
+		{ "reclaim_pages_per_s", ns ? r->pages * 1000000000ull / ns : 0, false },
+		{ "workers", others, false },
+	};
+	struct result res = { .bench = "reclaim", .strategy = r->name,
+			      .pages = r->pages, .targets = others,
+			      .samples = samples, .n = n, .fields = f,
+			      .nfields = sizeof(f) / sizeof(f[0]),
+			      .emulated = r->emulated };
+
+	result_emit(&res);
+	kprintf("  %-22s %5u %8llu %8llu %6lld%% %10llu %6llu\n", r->name,
+		r->batch, (unsigned long long)r->icr,
+		(unsigned long long)r->irqs, (long long)r->loss_pct,
+		(unsigned long long)f[8].value, (unsigned long long)r->lost);
+}
+
+static bool uses_ipis(const struct rc_run *r)
+{
+	return r->s != RC_INVLPGB_PAGE && r->s != RC_INVLPGB_BATCH;
+}
+
+/* Exact counts: one IPI per other CPU per flush, one interrupt each. */
+static void check_counts(const struct rc_run *r)
+{
+	uint64_t others = nr_cpus - 1, unit = r->batch ? r->batch : 1;
+	uint64_t flushes = (r->pages + unit - 1) / unit;
+	char name[96];
+
+	ksnprintf(name, sizeof(name), "reclaim: %s %u: exact counts", r->name,
+		  r->batch);
+	if (r->emulated) /* the software model sends IPIs of its own */
+		return;
+	report_check(r->flushes == flushes &&
+			     r->icr == (uses_ipis(r) ? flushes * others : 0) &&
+			     r->irqs == r->icr,
+		     name, "%llu flushes, %llu IPIs, %llu interrupts",
+		     (unsigned long long)r->flushes,
+		     (unsigned long long)r->icr, (unsigned long long)r->irqs);
+}
+
+static void check_lost(const struct rc_run *r)
+{
+	char name[96];
+
+	ksnprintf(name, sizeof(name), "reclaim: %s %u: no lost writes",
+		  r->name, r->batch);
+	report_check(!r->lost, name, "%llu pages lost their last write",
+		     (unsigned long long)r->lost);
+}
+
+/* The seed's claim: one flush per PMD sends 512x fewer IPIs. */
+static void check_ratio(void)
+{
+	const struct rc_run *pp = &runs[0], *b512 = &runs[4];
+
+	if (!pp->pages || !b512->pages)
+		return;
+	report_check(pp->icr == 512 * b512->icr,
+		     "reclaim: per-page sends 512x the IPIs of batch 512",
+		     "%llu vs %llu", (unsigned long long)pp->icr,
+		     (unsigned long long)b512->icr);
+	report_info("reclaim: interrupts per GiB paged out: per-page %llu, "
+		    "batch 31 %llu, batch 512 %llu",
+		    (unsigned long long)(pp->irqs * GIB /
+					 (pp->pages * PAGE_SIZE)),
+		    (unsigned long long)(runs[3].irqs * GIB /
+					 (runs[3].pages * PAGE_SIZE)),
+		    (unsigned long long)(b512->irqs * GIB /
+					 (b512->pages * PAGE_SIZE)));
+}
+
+static bool run_one(struct rc_config *c, struct rc_run *r, uint64_t *s)
+{
+	bool invlpgb = !uses_ipis(r);
+
+	if (invlpgb && !c->invlpgb_max_pages)
+		return false;
+	r->flushes = 0;
+	r->emulated = invlpgb && c->invlpgb_emulated;
+	if (!rc_run_strategy(c, r, s)) {
+		report_fail("reclaim: setup", "out of memory for the cold "
+					      "region");
+		return false;
+	}
+	emit(r, s, r->flushes);
+	return true;
+}
+
+static void negative_control(struct rc_config *c, uint64_t *s)
+{
+	if (!c->writers || !run_one(c, &control, s))
+		return;
+	if (control.lost)
+		report_pass("reclaim: negative control: writing back before "
+			    "the flush lost %llu writes",
+			    (unsigned long long)control.lost);
+	else
+		report_skip("reclaim: negative control",
+			    "writing back before the flush lost no write: "
+			    "this machine shows no stale translation here, so "
+			    "the check cannot prove anything");
+}
+
+static void choose_invlpgb(struct rc_config *c)
+{
+	if (cpu_info.invlpgb) {
+		c->invlpgb_max_pages = cpu_info.invlpgb_max_pages;
+	} else if (bench_params.invlpgb.mode == PARAM_INVLPGB_EMULATE &&
+		   invlpgb_emul_enable()) {
+		c->invlpgb_max_pages = 8;
+		c->invlpgb_emulated = true;
+	} else {
+		report_skip("reclaim: invlpgb", "%s",
+			    cpu_info.invlpgb_cpuid ?
+				    "running under a hypervisor" :
+				    "not supported by this CPU");
+	}
+}
+
+void reclaim_run(void)
+{
+	static struct rc_config c;
+	uint64_t *s;
+
+	if (nr_cpus < 2) {
+		report_skip("reclaim", "needs at least 2 cpus online");
+		return;
+	}
+	c = (struct rc_config){ .writers = bench_params.writers,
+				.base_us = bench_params.duration_ms * 1000,
+				.seed = bench_params.seed };
+	size_up(&c, cpumask_count(&cpus_online) - 1);
+	choose_invlpgb(&c);
+	s = bench_alloc(c.cold_pages);
+	if (!s || !c.cold_pages || !rc_prepare(&c)) {
+		report_fail("reclaim: setup", "out of memory");
+		return;
+	}
+	kprintf("reclaim: %llu MiB cold, %llu MiB hot on each of %u workers\n"
+		"  strategy               batch     ipis     irqs   loss "
+		"   pages/s   lost\n",
+		(unsigned long long)(c.cold_pages * PAGE_SIZE >> 20),
+		(unsigned long long)(c.hot_pages * PAGE_SIZE >> 20),
+		c.workers);
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		if (!run_one(&c, &runs[i], s))
+			continue;
+		check_counts(&runs[i]);
+		check_lost(&runs[i]);
+	}
+	check_ratio();
+	negative_control(&c, s);
+	if (c.invlpgb_emulated)
+		invlpgb_emul_disable();
+	rc_release(&c);
+	bench_free(s, c.cold_pages);
+}

@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host tests of bench/params.c (the experiments' parameters, also through
+ * the real command line of kernel/config.c) and of bench/rng.h.
+ */
+#include "unit.h"
+#include "bench/params.h"
+#include "bench/rng.h"
+
+#define MAX_DIAGS 40
+
+static struct {
+	size_t n;
+	char msg[MAX_DIAGS][PARAM_DIAG_LEN];
+} got;
+
+static void collect(void *ctx, const char *msg)
+{
+	assert_ptr_equal(ctx, &got);
+	assert_printable(msg, PARAM_DIAG_LEN);
+	assert_true(got.n < MAX_DIAGS);
+	strcpy(got.msg[got.n++], msg);
+}
+
+static const struct param_diag sink = {collect, &got};
+
+static const struct param_diag *reset(void)
+{
+	memset(&got, 0, sizeof(got));
+	return &sink;
+}
+
+static void expect_list(const struct param_list *l, size_t n, ...)
+{
+	va_list ap;
+
+	assert_int_equal(l->n, n);
+	va_start(ap, n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(l->v[i], va_arg(ap, unsigned int));
+	va_end(ap);
+}
+
+static struct param_list pages(const char *s, size_t ndiag)
+{
+	struct param_list l;
+
+	memset(&l, 0x5a, sizeof(l));
+	assert_int_equal(params_parse_pages(s, &l, reset()), ndiag);
+	assert_int_equal(got.n, ndiag);
+	return l;
+}
+
+/* SplitMix64's published first outputs (seed 0, and Java's 1234567). */
+static void test_rng_known_values(void **state)
+{
+	struct rng r;
+
+	(void)state;
+	rng_seed(&r, 0);
+	assert_true(rng_next(&r) == 0xe220a8397b1dcdafull);
+	assert_true(rng_next(&r) == 0x6e789e6aa1b965f4ull);
+	assert_true(rng_next(&r) == 0x06c45d188009454full);
+	rng_seed(&r, 1234567);
+	assert_true(rng_next(&r) == 6457827717110365317ull);
+	assert_true(rng_next(&r) == 0x2c73f08458540fa5ull);
+}
+
+/* Sequences from an independent implementation (Python, big integers). */
+static void test_rng_below_sequence(void **state)
+{
+	static const uint64_t ten[] = {7, 1, 2, 3, 0, 8, 2, 8, 3, 6};
+	static const uint64_t big[] = {
+		3595544800446187243ull, 8308050873407804673ull,
+		2300599727732774152ull, 1238314238945538992ull};
+	struct rng r;
+
+	(void)state;
+	rng_seed(&r, 42);
+	for (size_t i = 0; i < ARRAY_SIZE(ten); i++)
+		assert_int_equal(rng_below(&r, 10), ten[i]);
+	/* n = 2^63 + 1 rejects about half of the draws. */
+	rng_seed(&r, 7);
+	for (size_t i = 0; i < ARRAY_SIZE(big); i++)
+		assert_true(rng_below(&r, (1ull << 63) + 1) == big[i]);
+}
+
+static void test_rng_below_bounds(void **state)
+{
+	static const uint64_t ns[] = {
+		1, 2, 3, 7, 1000, (1ull << 63) + 1, UINT64_MAX - 1, UINT64_MAX};
+	unsigned count[6] = {0};
+	struct rng r;
+
+	(void)state;
+	rng_seed(&r, 0);
+	assert_int_equal(rng_below(&r, 0), 0);
+	for (size_t k = 0; k < ARRAY_SIZE(ns); k++) {
+		for (int i = 0; i < 2000; i++)
+			assert_true(rng_below(&r, ns[k]) < ns[k]);
+	}
+	for (int i = 0; i < 60000; i++)
+		count[rng_below(&r, 6)]++;
+	for (int i = 0; i < 6; i++) {
+		assert_true(count[i] > 9500); /* 10000 expected each */
+		assert_true(count[i] < 10500);
+	}
+}
+
+static void test_rng_shuffle(void **state)
+{
+	static const uint32_t want[] = {9, 0, 1, 4, 8, 2, 3, 7, 6, 5};
+	uint32_t a[10], b[10], seen[6] = {0};
+	struct rng r;
+
+	(void)state;
+	rng_seed(&r, 1);
+	for (uint32_t i = 0; i < 10; i++)
+		a[i] = i;
+	rng_shuffle(&r, a, 10);
+	assert_memory_equal(a, want, sizeof(a));
+	rng_shuffle(&r, a, 0); /* nothing to do, nothing touched */
+	rng_shuffle(&r, a, 1);
+	assert_memory_equal(a, want, sizeof(a));
+	/* Every order of three, about equally often. */
+	for (int i = 0; i < 60000; i++) {
+		b[0] = 0, b[1] = 1, b[2] = 2;
+		rng_shuffle(&r, b, 3);
+		assert_int_equal(b[0] + b[1] + b[2], 3);
+		assert_true(b[0] != b[1] && b[1] != b[2] && b[0] != b[2]);
+		seen[b[0] * 2 + (b[1] > b[2])]++;
+	}
+	for (int i = 0; i < 6; i++) {
+		assert_true(seen[i] > 9500);
+		assert_true(seen[i] < 10500);
+	}
+}
+
+static void test_pages_good(void **state)
+{
+	struct param_list l;
+
+	(void)state;
+	l = pages("1,2,8,32,33,64,512", 0);
+	expect_list(&l, 7, 1, 2, 8, 32, 33, 64, 512);
+	l = pages("512,1,4096,0x10", 0); /* order kept; hex as elsewhere */
+	expect_list(&l, 4, 512, 1, 4096, 16);
+	l = pages("", 0);
+	expect_list(&l, 7, 1, 2, 8, 32, 33, 64, 512);
+	l = pages(NULL, 0);
+	expect_list(&l, 7, 1, 2, 8, 32, 33, 64, 512);
+	l = pages("7", 0);
+	expect_list(&l, 1, 7);
+}
+
+static void test_pages_bad(void **state)
+{
+	struct param_list l;
+
+	(void)state;
+	l = pages("1,x,0,4097,8,1,,999999999999999999999999999999,2", 6);
+	expect_list(&l, 3, 1, 8, 2);
+	assert_string_equal(got.msg[0],
+			    "params: pages: item 'x' is not a number: skipped");
+	assert_string_equal(got.msg[1], "params: pages: item '0' is out of "
+					"range 1..4096: skipped");
+	assert_string_equal(got.msg[2], "params: pages: item '4097' is out "
+					"of range 1..4096: skipped");
+	assert_string_equal(got.msg[3],
+			    "params: pages: item '1' is repeated: skipped");
+	assert_string_equal(got.msg[4],
+			    "params: pages: empty item in "
+			    "'1,x,0,4097,8,1,,"
+			    "999999999999999999999999...': skipped");
+	assert_string_equal(got.msg[5],
+			    "params: pages: item "
+			    "'999999999999999999999999...' is out of "
+			    "range 1..4096: skipped");
+	l = pages("-1,+2, 3", 4); /* no signs, no blanks */
+	expect_list(&l, 7, 1, 2, 8, 32, 33, 64, 512);
+	assert_string_equal(got.msg[3],
+			    "params: pages: no valid value in '-1,+2, 3': "
+			    "using default '1,2,8,32,33,64,512'");
+	l = pages(",", 3);
+	assert_int_equal(l.n, 7);
+	assert_string_equal(got.msg[0],
+			    "params: pages: empty item in ',': skipped");
+	assert_string_equal(got.msg[1], got.msg[0]);
+}
+
+static void test_pages_too_many(void **state)
+{
+	char line[512] = "";
+	struct param_list l;
+
+	(void)state;
+	for (int i = 1; i <= 40; i++)
+		sprintf(line + strlen(line), "%s%d", i > 1 ? "," : "", i);
+	l = pages(line, 1);
+	assert_int_equal(l.n, PARAM_LIST_MAX);
+	for (uint32_t i = 0; i < PARAM_LIST_MAX; i++)
+		assert_int_equal(l.v[i], i + 1);
+	assert_string_equal(got.msg[0], "params: pages: more than 32 values: "
+					"'33' and the rest skipped");
+	/* Repeats do not count against the limit. */
+	strcat(line, ",1,1,1");
+	l = pages(line, 1);
+	assert_int_equal(l.n, PARAM_LIST_MAX);
+}
+
+static void test_uints_generic(void **state)
+{
+	struct param_list l;
+
+	(void)state;
+	assert_int_equal(
+		params_parse_uints("k", "5,6,60", 5, 50, NULL, &l, reset()), 1);
+	expect_list(&l, 2, 5, 6);
+	/* No default: nothing valid leaves the list empty, without a word. */
+	assert_int_equal(params_parse_uints("k", "1", 5, 50, NULL, &l, NULL),
+			 1);
+	assert_int_equal(l.n, 0);
+	assert_int_equal(
+		params_parse_uints("k", "1", 5, 50, "9,10", &l, reset()), 2);
+	expect_list(&l, 2, 9, 10);
+	assert_string_equal(got.msg[1], "params: k: no valid value in '1': "
+					"using default '9,10'");
+}
+
+static void test_targets_parse(void **state)
+{
+	struct param_list l;
+
+	(void)state;
+	assert_int_equal(params_parse_targets("1,2,4,all", &l, reset()), 0);
+	expect_list(&l, 4, 1, 2, 4, PARAM_TARGETS_ALL);
+	assert_int_equal(params_parse_targets("", &l, reset()), 0);
+	expect_list(&l, 1, PARAM_TARGETS_AUTO);
+	assert_int_equal(
+		params_parse_targets("auto,100,all,65535", &l, reset()), 0);
+	expect_list(&l, 4, PARAM_TARGETS_AUTO, 100, PARAM_TARGETS_ALL, 65535);
+	assert_int_equal(
+		params_parse_targets("ALL,65536,all,0,all", &l, reset()), 4);
+	expect_list(&l, 1, PARAM_TARGETS_ALL);
+	assert_string_equal(got.msg[0], "params: targets: item 'ALL' is not a "
+					"number: skipped");
+	assert_string_equal(got.msg[1], "params: targets: item '65536' is out "
+					"of range 1..65535: skipped");
+	assert_string_equal(got.msg[2], "params: targets: item '0' is out "
+					"of range 1..65535: skipped");
+	assert_string_equal(got.msg[3], "params: targets: item 'all' is "
+					"repeated: skipped");
+	assert_int_equal(params_parse_targets("none", &l, reset()), 2);
+	expect_list(&l, 1, PARAM_TARGETS_AUTO);
+	assert_string_equal(got.msg[1], "params: targets: no valid value in "
+					"'none': using default 'auto'");
+}
+
+static void test_targets_default(void **state)
+{
+	struct param_list l;
+
+	(void)state;
+	params_default_targets(0, &l);
+	assert_int_equal(l.n, 0);
+	params_default_targets(1, &l);
+	expect_list(&l, 1, 1);
+	params_default_targets(3, &l);
+	expect_list(&l, 3, 1, 2, 3);
+	params_default_targets(4, &l);
+	expect_list(&l, 3, 1, 2, 4);
+	params_default_targets(191, &l);
+	expect_list(&l, 9, 1, 2, 4, 8, 16, 32, 64, 128, 191);
+	params_default_targets(65535, &l);
+	assert_int_equal(l.n, 17);
+	assert_int_equal(l.v[15], 32768);
+	assert_int_equal(l.v[16], 65535);
+	/* 33 powers would not fit: the largest count is still there. */
+	params_default_targets(UINT32_MAX, &l);
+	assert_int_equal(l.n, PARAM_LIST_MAX);
+	assert_int_equal(l.v[30], 1u << 30);
+	assert_int_equal(l.v[31], UINT32_MAX);
+}
+
+static size_t resolve(const char *s, uint32_t responders,
+		      struct param_list *out)
+{
+	struct param_list in;
+
+	assert_int_equal(params_parse_targets(s, &in, NULL), 0);
+	memset(out, 0x5a, sizeof(*out));
+	return params_resolve_targets(&in, responders, out, reset());
+}
+
+static void test_targets_resolve(void **state)
+{
+	struct param_list l, empty = {0};
+
+	(void)state;
+	assert_int_equal(resolve("auto", 7, &l), 0);
+	expect_list(&l, 4, 1, 2, 4, 7);
+	assert_int_equal(resolve("1,2,4,all", 3, &l), 1);
+	expect_list(&l, 3, 1, 2, 3);
+	assert_string_equal(got.msg[0], "params: targets: 4 is more than the "
+					"3 responders: using 3");
+	assert_int_equal(resolve("8,all,1", 1, &l), 1);
+	expect_list(&l, 1, 1);
+	assert_string_equal(got.msg[0], "params: targets: 8 is more than the "
+					"1 responder: using 1");
+	assert_int_equal(resolve("all,2,auto", 8, &l), 0);
+	expect_list(&l, 4, 8, 2, 1, 4);
+	assert_int_equal(resolve("5,auto", 16, &l), 0);
+	expect_list(&l, 6, 5, 1, 2, 4, 8, 16);
+	/* No responders: nothing to run, nothing to say. */
+	assert_int_equal(resolve("1,2,all", 0, &l), 0);
+	assert_int_equal(l.n, 0);
+	/* An empty list (a zeroed struct) is auto. */
+	assert_int_equal(params_resolve_targets(&empty, 5, &l, reset()), 0);
+	expect_list(&l, 4, 1, 2, 4, 5);
+}
+
+static void test_targets_resolve_full(void **state)
+{
+	char line[512] = "";
+	struct param_list l;
+
+	(void)state;
+	for (int i = 1; i <= 31; i++)
+		sprintf(line + strlen(line), "%d,", 1000 + i);
+	strcat(line, "auto");
+	assert_int_equal(resolve(line, 65535, &l), 1);
+	assert_int_equal(l.n, PARAM_LIST_MAX);
+	assert_int_equal(l.v[30], 1031);
+	assert_int_equal(l.v[31], 1);
+	assert_string_equal(got.msg[0], "params: targets: more than 32 "
+					"responder counts: the rest skipped");
+}
+
+static const char *const strategies[] = {"ipi-page", "ipi-range", "ipi-full",
+					 "ipi-linux", "invlpgb"};
+
+static size_t names(const char *s, bool allow_none, struct param_list *l)
+{
+	struct param_names t = PARAM_NAMES_ARRAY(strategies);
+
+	memset(l, 0x5a, sizeof(*l));
+	return params_parse_names("strategies", s, &t, allow_none, l, reset());
+}
+
+static void test_names_good(void **state)
+{
+	struct param_list l;
+
+	(void)state;
+	assert_int_equal(names("all", false, &l), 0);
+	expect_list(&l, 5, 0, 1, 2, 3, 4);
+	assert_int_equal(names("", false, &l), 0);
+	expect_list(&l, 5, 0, 1, 2, 3, 4);
+	assert_int_equal(names("invlpgb,ipi-page", false, &l), 0);
+	expect_list(&l, 2, 4, 0);
+	/* all after a name: the name first, then the rest in table order. */
+	assert_int_equal(names("ipi-full,all,all", false, &l), 0);
+	expect_list(&l, 5, 2, 0, 1, 3, 4);
+	assert_int_equal(names("none", true, &l), 0);
+	assert_int_equal(l.n, 0);
+}
+
+static void test_names_bad(void **state)
+{
+	struct param_list l;
+
+	(void)state;
+	assert_int_equal(
+		names("ipi-fast,ipi-page,,ipi-page,IPI-FULL", false, &l), 4);
+	expect_list(&l, 1, 0);
+	assert_string_equal(got.msg[0],
+			    "params: strategies: unknown name 'ipi-fast' "
+			    "(expected all or ipi-page|ipi-range|ipi-full|"
+			    "ipi-linux|invlpgb): skipped");
+	assert_string_equal(got.msg[1], "params: strategies: empty item in "
+					"'ipi-fast,ipi-page,,ipi-page,IPI-FULL"
+					"': skipped");
+	assert_string_equal(got.msg[2], "params: strategies: item 'ipi-page' "
+					"is repeated: skipped");
+	assert_non_null(strstr(got.msg[3], "unknown name 'IPI-FULL'"));
+	/* Nothing valid: all, said so. */
+	assert_int_equal(names("none", false, &l), 2);
+	expect_list(&l, 5, 0, 1, 2, 3, 4);
+	assert_string_equal(got.msg[1], "params: strategies: no valid name in "
+					"'none': using default 'all'");
+	assert_int_equal(names("none,ipi-page", true, &l), 1);
+	expect_list(&l, 1, 0);
+	assert_string_equal(got.msg[0], "params: strategies: item 'none' is "
+					"mixed with other names: skipped");
+	assert_int_equal(names("nope", true, &l), 2);
+	assert_non_null(strstr(got.msg[0], "(expected all, none or ipi-page|"));
+}
+
+struct experiment {
+	int id;
+	const char *name;
+	const char *desc;
+};
+
+static void test_names_field(void **state)
+{
+	static const struct experiment ex[] = {
+		{1, "primitives", "a"},
+		{2, NULL, "hidden"},
+		{3, "shootdown", "b"},
+	};
+	struct param_names t = PARAM_NAMES_FIELD(ex, name);
+	struct param_list l;
+
+	(void)state;
+	assert_int_equal(t.count, 3);
+	assert_string_equal(params_name(&t, 2), "shootdown");
+	assert_null(params_name(&t, 1));
+	assert_null(params_name(&t, 3));
+	assert_null(params_name(NULL, 0));
+	assert_int_equal(
+		params_parse_names("bench", "all", &t, true, &l, reset()), 0);
+	expect_list(&l, 2, 0, 2);
+	assert_int_equal(params_parse_names("bench", "shootdown,x", &t, true,
+					    &l, reset()),
+			 1);
+	expect_list(&l, 1, 2);
+	assert_string_equal(got.msg[0], "params: bench: unknown name 'x' "
+					"(expected all, none or "
+					"primitives|shootdown): skipped");
+}
+
+static struct param_invlpgb invlpgb(const char *s, size_t ndiag)
+{
+	struct param_invlpgb v;
+
+	memset(&v, 0x5a, sizeof(v));
+	assert_int_equal(params_parse_invlpgb(s, &v, reset()), ndiag);
+	return v;
+}
+
+static void test_invlpgb(void **state)
+{
+	struct param_invlpgb v;
+
+	(void)state;
+	v = invlpgb("auto", 0);
+	assert_int_equal(v.mode, PARAM_INVLPGB_AUTO);
+	assert_int_equal(v.bug, PARAM_BUG_NONE);
+	v = invlpgb("", 0);
+	assert_int_equal(v.mode, PARAM_INVLPGB_AUTO);
+	assert_int_equal(invlpgb("off", 0).mode, PARAM_INVLPGB_OFF);
+	assert_int_equal(invlpgb("force", 0).mode, PARAM_INVLPGB_FORCE);
+	v = invlpgb("emulate,bug=count", 0);
+	assert_int_equal(v.mode, PARAM_INVLPGB_EMULATE);
+	assert_int_equal(v.bug, PARAM_BUG_COUNT);
+	v = invlpgb("auto,bug=stride", 0);
+	assert_int_equal(v.mode, PARAM_INVLPGB_AUTO);
+	assert_int_equal(v.bug, PARAM_BUG_STRIDE);
+	v = invlpgb("emulate,bug=count,bug=none", 0);
+	assert_int_equal(v.bug, PARAM_BUG_NONE);
+	assert_string_equal(params_invlpgb_mode_name(PARAM_INVLPGB_EMULATE),
+			    "emulate");
+	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_STRIDE),
+			    "stride");
+	assert_string_equal(params_invlpgb_mode_name(99), "?");
+	assert_string_equal(params_invlpgb_bug_name(-1), "?");
+}
+
+static void test_invlpgb_bad(void **state)
+{
+	struct param_invlpgb v;
+
+	(void)state;
+	v = invlpgb("emulated,bug=counts,bugs=count,", 4);
+	assert_int_equal(v.mode, PARAM_INVLPGB_AUTO);
+	assert_int_equal(v.bug, PARAM_BUG_NONE);
+	assert_string_equal(got.msg[0],
+			    "params: invlpgb: unknown mode 'emulated' "
+			    "(expected auto|off|emulate|force): using 'auto'");
+	assert_string_equal(got.msg[1],
+			    "params: invlpgb: unknown bug 'counts' (expected "
+			    "none|count|stride): using 'none'");
+	assert_string_equal(got.msg[2],
+			    "params: invlpgb: item 'bugs=count' is not an "
+			    "option (expected bug=none|count|stride): skipped");
+	assert_string_equal(got.msg[3], "params: invlpgb: item '' is not an "
+					"option (expected "
+					"bug=none|count|stride): skipped");
+	v = invlpgb("off,bug=count", 1);
+	assert_int_equal(v.mode, PARAM_INVLPGB_OFF);
+	assert_int_equal(v.bug, PARAM_BUG_NONE);
+	assert_string_equal(got.msg[0], "params: invlpgb: bug=count has no "
+					"effect with 'off': ignored");
+	v = invlpgb("force,bug=", 1);
+	assert_int_equal(v.mode, PARAM_INVLPGB_FORCE);
+	assert_non_null(strstr(got.msg[0], "unknown bug ''"));
+	v = invlpgb(",bug=stride", 1);
+	assert_int_equal(v.mode, PARAM_INVLPGB_AUTO);
+	assert_int_equal(v.bug, PARAM_BUG_STRIDE);
+}
+
+/* Whatever the input, a diagnostic is short, printable and says so. */
+static void test_diag_hygiene(void **state)
+{
+	struct param_diag quiet = {NULL, NULL};
+	char line[300];
+	struct param_list l;
+
+	(void)state;
+	memset(line, 'z', sizeof(line) - 1);
+	line[sizeof(line) - 1] = '\0';
+	line[5] = '\x01';
+	line[6] = (char)0xc3;
+	assert_int_equal(params_parse_pages(line, &l, reset()), 2);
+	assert_string_equal(got.msg[0], "params: pages: item "
+					"'zzzzz\\x01\\xc3zzzzzzzzzzz...' "
+					"is not a number: skipped");
+	assert_string_equal(got.msg[1],
+			    "params: pages: no valid value in "
+			    "'zzzzz\\x01\\xc3zzzzzzzzzzzzzzzzzzzzzzzzzzz...': "
+			    "using default '1,2,8,32,33,64,512'");
+	/* NULL sink: counted, not emitted. */
+	assert_int_equal(params_parse_pages("x,y", &l, NULL), 3);
+	assert_int_equal(params_parse_pages("x,y", &l, &quiet), 3);
+}
+
+static void test_list_format(void **state)
+{
+	struct param_list l = {
+		4, {1, 4096, PARAM_TARGETS_ALL, PARAM_TARGETS_AUTO}};
+	struct param_list none = {0};
+	char buf[32];
+
+	(void)state;
+	assert_int_equal(params_list_format(&l, buf, sizeof(buf)), 15);
+	assert_string_equal(buf, "1,4096,all,auto");
+	memset(buf, 'Z', sizeof(buf));
+	assert_int_equal(params_list_format(&l, buf, 5), 15);
+	assert_string_equal(buf, "1,40");
+	assert_int_equal(buf[5], 'Z');
+	assert_int_equal(params_list_format(&l, NULL, 0), 15);
+	assert_int_equal(params_list_format(&none, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	l.n = 1;
+	l.v[0] = 0;
+	params_list_format(&l, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+}
+
+static size_t from_line(const char *line, struct bench_params *p)
+{
+	static const struct experiment ex[] = {
+		{1, "primitives", "a"},
+		{2, "shootdown", "b"},
+	};
+	struct param_names b = PARAM_NAMES_FIELD(ex, name);
+	struct param_names s = PARAM_NAMES_ARRAY(strategies);
+	struct cmdline_diags cd;
+	struct config cfg;
+
+	memset(&cfg, 0x5a, sizeof(cfg));
+	cmdline_defaults(config_opts, config_nopts, &cfg);
+	assert_int_equal(
+		cmdline_parse(line, config_opts, config_nopts, &cfg, &cd), 0);
+	memset(p, 0x5a, sizeof(*p));
+	return params_from_config(&cfg, &b, &s, p, reset());
+}
+
+static void test_from_config(void **state)
+{
+	struct bench_params p;
+
+	(void)state;
+	assert_int_equal(from_line("", &p), 0);
+	expect_list(&p.bench, 2, 0, 1);
+	expect_list(&p.strategies, 5, 0, 1, 2, 3, 4);
+	expect_list(&p.pages, 7, 1, 2, 8, 32, 33, 64, 512);
+	expect_list(&p.targets, 1, PARAM_TARGETS_AUTO);
+	assert_int_equal(p.invlpgb.mode, PARAM_INVLPGB_AUTO);
+	assert_int_equal(p.invlpgb.bug, PARAM_BUG_NONE);
+	assert_int_equal(p.samples, 200);
+	assert_int_equal(p.warmup, 20);
+	assert_int_equal(p.seed, 1);
+	assert_int_equal(from_line("bench=shootdown strategies=ipi-range,"
+				   "invlpgb pages=1,33 targets=2,all "
+				   "samples=1000000 warmup=0 "
+				   "invlpgb=emulate,bug=count seed=0",
+				   &p),
+			 0);
+	expect_list(&p.bench, 1, 1);
+	expect_list(&p.strategies, 2, 1, 4);
+	expect_list(&p.pages, 2, 1, 33);
+	expect_list(&p.targets, 2, 2, PARAM_TARGETS_ALL);
+	assert_int_equal(p.invlpgb.mode, PARAM_INVLPGB_EMULATE);
+	assert_int_equal(p.invlpgb.bug, PARAM_BUG_COUNT);
+	assert_int_equal(p.samples, 1000000);
+	assert_int_equal(p.warmup, 0);
+	assert_int_equal(p.seed, 0);
+	assert_int_equal(from_line("bench=none pages=0 strategies=x "
+				   "targets=y invlpgb=z",
+				   &p),
+			 7);
+	assert_int_equal(p.bench.n, 0);
+	assert_string_equal(got.msg[0], "params: strategies: unknown name 'x' "
+					"(expected all or ipi-page|ipi-range|"
+					"ipi-full|ipi-linux|invlpgb): skipped");
+	assert_int_equal(p.strategies.n, 5);
+	assert_int_equal(p.pages.n, 7);
+	expect_list(&p.targets, 1, PARAM_TARGETS_AUTO);
+	assert_non_null(strstr(got.msg[6], "unknown mode 'z'"));
+}
+
+/* A zeroed config (no cmdline_defaults) still gives runnable numbers. */
+static void test_from_zeroed_config(void **state)
+{
+	struct param_names s = PARAM_NAMES_ARRAY(strategies);
+	struct bench_params p;
+	struct config cfg;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(params_from_config(&cfg, &s, &s, &p, reset()), 0);
+	assert_int_equal(p.samples, 1);
+	assert_int_equal(p.warmup, 0);
+	assert_int_equal(p.pages.n, 7);
+	cfg.samples = UINT64_MAX;
+	cfg.warmup = UINT64_MAX;
+	params_from_config(&cfg, &s, &s, &p, NULL);
+	assert_int_equal(p.samples, PARAM_SAMPLES_MAX);
+	assert_int_equal(p.warmup, PARAM_WARMUP_MAX);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rng_known_values),
+		cmocka_unit_test(test_rng_below_sequence),
+		cmocka_unit_test(test_rng_below_bounds),
+		cmocka_unit_test(test_rng_shuffle),
+		cmocka_unit_test(test_pages_good),
+		cmocka_unit_test(test_pages_bad),
+		cmocka_unit_test(test_pages_too_many),
+		cmocka_unit_test(test_uints_generic),
+		cmocka_unit_test(test_targets_parse),
+		cmocka_unit_test(test_targets_default),
+		cmocka_unit_test(test_targets_resolve),
+		cmocka_unit_test(test_targets_resolve_full),
+		cmocka_unit_test(test_names_good),
+		cmocka_unit_test(test_names_bad),
+		cmocka_unit_test(test_names_field),
+		cmocka_unit_test(test_invlpgb),
+		cmocka_unit_test(test_invlpgb_bad),
+		cmocka_unit_test(test_diag_hygiene),
+		cmocka_unit_test(test_list_format),
+		cmocka_unit_test(test_from_config),
+		cmocka_unit_test(test_from_zeroed_config),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
