@@ -43,6 +43,10 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.samples, 200);
 	assert_int_equal(cfg.warmup, 20);
 	assert_string_equal(cfg.invlpgb, "auto");
+	assert_int_equal(cfg.reclaim_mb, 0);
+	assert_int_equal(cfg.hot_mb, 0);
+	assert_true(cfg.writers);
+	assert_int_equal(cfg.duration_ms, 100);
 }
 
 /* Every key has help, a default, and the default parses as a word. */
@@ -51,7 +55,7 @@ static void test_table(void **state)
 	char line[256];
 
 	(void)state;
-	assert_int_equal(config_nopts, 13);
+	assert_int_equal(config_nopts, 17);
 	for (size_t i = 0; i < config_nopts; i++) {
 		const struct cmdline_opt *o = &config_opts[i];
 
