@@ -29,16 +29,15 @@ struct op {
 	uint32_t ecx, edx;
 };
 
-static struct op pending;
-static struct cpumask others;
-static bool posted;
-static uint64_t emulated_insns;
+static struct op pending[MAX_CPUS]; /* each CPU's INVLPGB in flight */
+static volatile uint64_t emulated_insns;
 
 /* Runs on every CPU: what INVLPGB would do to this CPU's TLB. */
 static void apply(void *arg)
 {
 	const struct op *op = arg;
-	uint64_t step = (op->ecx & INVLPGB_ECX_2M_STRIDE) ? (2ull << 20) : 4096;
+	uint64_t step = (op->ecx & INVLPGB_ECX_2M_STRIDE) ? (2ull << 20) :
+							   4096;
 	uint64_t va = op->rax & ~0xfffull;
 	uint32_t pages = (op->ecx & INVLPGB_ECX_COUNT_MASK) + 1;
 
@@ -50,33 +49,35 @@ static void apply(void *arg)
 		invlpg((const void *)(va + i * step));
 }
 
-static void tlbsync_wait(void)
-{
-	if (posted)
-		xcall_wait(&others, EMUL_WAIT_US);
-	posted = false;
-}
-
+/*
+ * INVLPGB is emulated synchronously: the invalidation has reached every
+ * CPU when the instruction "retires", so the TLBSYNC that must follow has
+ * nothing left to wait for. Several CPUs may emulate at once (flushloop):
+ * the cross-calls lock each target's mailbox, and interrupts are turned
+ * on while waiting so that this CPU answers the others meanwhile.
+ */
 static void on_ud(struct trap_frame *f)
 {
 	const uint8_t *insn = (const uint8_t *)f->rip;
+	unsigned cpu = this_cpu();
+	struct cpumask others;
 
 	if (insn[0] != 0x0f || insn[1] != 0x01 ||
 	    (insn[2] != 0xfe && insn[2] != 0xff)) {
 		fault_report(f);
 	}
 	if (insn[2] == 0xfe) {
-		/* One outstanding broadcast per target mailbox: wait first. */
-		tlbsync_wait();
-		pending =
-			(struct op){f->rax, (uint32_t)f->rcx, (uint32_t)f->rdx};
+		bool irqs_were_on = f->rflags & (1u << 9);
+
+		pending[cpu] = (struct op){ f->rax, (uint32_t)f->rcx,
+					    (uint32_t)f->rdx };
+		apply(&pending[cpu]);
 		cpus_others(&others);
-		on_cpumask_async(&others, apply, &pending, IPI_EACH);
-		apply(&pending);
-		posted = true;
-		emulated_insns++;
-	} else {
-		tlbsync_wait();
+		irq_enable();
+		on_cpumask_shared(&others, apply, &pending[cpu]);
+		if (!irqs_were_on)
+			irq_disable();
+		__atomic_fetch_add(&emulated_insns, 1, __ATOMIC_RELAXED);
 	}
 	f->rip += 3;
 }

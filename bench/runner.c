@@ -19,6 +19,7 @@
 void primitives_run(void);
 void shootdown_run(void);
 void reclaim_run(void);
+void flushloop_run(void);
 
 const struct experiment experiments[] = {
 	{"primitives", "cost of each building block", primitives_run},
@@ -26,6 +27,8 @@ const struct experiment experiments[] = {
 	 shootdown_run},
 	{"reclaim", "paging out with per-page vs PMD-batched flushes",
 	 reclaim_run},
+	{"flushloop", "unmap + flush + remap loops on 1, 2, 4, ... cpus",
+	 flushloop_run},
 };
 const size_t nr_experiments = sizeof(experiments) / sizeof(experiments[0]);
 

@@ -80,6 +80,7 @@ class Case:
         self.expect_boot, self.tsc, self.needs = None, False, []
         self.mem_bytes = 0
         self.sweep = None
+        self.reclaim = self.flushloop = False
         for item in words(row["checks"]):
             self.add_check(item)
         if self.boot in ("bios", "uefi"):
@@ -106,6 +107,8 @@ class Case:
             self.tsc = True
         elif key == "mem":
             self.mem_bytes = parse_size(val)
+        elif item in ("reclaim", "flushloop"):
+            setattr(self, item, True)
         elif key == "sweep":
             pages, targets, strategies = val.split(";")
             self.sweep = ([int(p) for p in pages.split(",")],
@@ -331,6 +334,10 @@ class Runner:
             problems += check_mem(rep.env, case.mem_bytes)
         if case.sweep:
             problems += check_sweep(rep.records, case.sweep, case.smp)
+        if case.reclaim:
+            problems += check_reclaim(rep.records)
+        if case.flushloop:
+            problems += check_flushloop(rep.records, case.smp)
         if not problems:
             return None, []
         reason = problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
@@ -409,6 +416,67 @@ def check_sweep(records, sweep, smp):
             for t in targets:
                 if (s, mode, p, t) not in found:
                     problems.append(f"no shootdown record for {s} {mode} pages={p} targets={t}")
+    return problems
+
+
+RECLAIM_FIELDS = ("bench", "strategy", "batch", "pages", "ipis_sent",
+                  "irqs_received", "worker_loss_pct", "lost_writes", "flushes")
+RECLAIM_CONTROL = "writeback-before-flush"
+
+
+def check_reclaim(records):
+    """Every reclaim strategy ran, with its fields; correct strategies lost
+    no write; IPIs are exactly one per other CPU per flush, so per-page sends
+    512x (and batch 31 ceil(pages/31)/pages) the IPIs of batch 512."""
+    runs, problems = {}, []
+    for r in records:
+        if r.get("type") != "result" or r.get("bench") != "reclaim":
+            continue
+        key = (r.get("strategy"), r.get("batch"))
+        runs[key] = r
+        missing = [f for f in RECLAIM_FIELDS if f not in r]
+        if missing:
+            problems.append(f"reclaim record {key}: missing {missing}")
+        if r.get("strategy") != RECLAIM_CONTROL and r.get("lost_writes") != 0:
+            problems.append(f"reclaim record {key}: lost_writes {r.get('lost_writes')}")
+    for key in (("per-page", 1), ("per-page-invlpg", 1), ("batch", 1), ("batch", 31),
+                ("batch", 512)):
+        if key not in runs:
+            problems.append(f"no reclaim record for {key[0]} batch {key[1]}")
+    if problems:
+        return problems
+    pages, others = runs[("per-page", 1)]["pages"], runs[("per-page", 1)]["targets"]
+    want = {1: pages, 31: -(-pages // 31), 512: pages // 512}
+    for (s, b), r in runs.items():
+        if s in ("per-page", "per-page-invlpg", "batch") and \
+                r["ipis_sent"] != want[b] * others:
+            problems.append(f"reclaim {s} {b}: ipis_sent {r['ipis_sent']}, "
+                            f"expected {want[b] * others}")
+    if runs[("per-page", 1)]["ipis_sent"] != 512 * runs[("batch", 512)]["ipis_sent"]:
+        problems.append("reclaim: per-page does not send 512x the IPIs of batch 512")
+    return problems
+
+
+def check_flushloop(records, smp):
+    """flushloop records with ops_per_s > 0 for every strategy that ran and
+    every CPU count 1, 2, 4, ... all; no remapped page read old data."""
+    counts, n = [], 1
+    while n < smp:
+        counts.append(n)
+        n *= 2
+    counts.append(smp)
+    seen, problems = {}, []
+    for r in records:
+        if r.get("type") == "result" and r.get("bench") == "flushloop":
+            seen[(r.get("strategy"), r.get("cpus"))] = r
+            if not r.get("ops_per_s"):
+                problems.append(f"flushloop {r.get('strategy')} {r.get('cpus')} cpus: no ops")
+            if r.get("nonzero_reads"):
+                problems.append(f"flushloop {r.get('strategy')}: nonzero reads")
+    for s in ("ipi-page", "ipi-range"):
+        for c in counts:
+            if (s, c) not in seen:
+                problems.append(f"no flushloop record for {s} at {c} cpus")
     return problems
 
 

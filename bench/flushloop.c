@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+/*
+ * flushloop, the analogue of will-it-scale's tlb_flush2_threads: every
+ * participating CPU of one address space loops "write its own page; unmap
+ * it and flush it on every participating CPU with the strategy; map a
+ * fresh zeroed frame; check that it reads zero". Reported: operations per
+ * second, all CPUs together and per CPU, for 1, 2, 4, ... all CPUs.
+ */
+#include "bench/bench.h"
+#include "bench/invlpgb_emul.h"
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "kernel/printf.h"
+#include "kernel/report.h"
+#include "kernel/tsc.h"
+#include "kernel/x86.h"
+#include "mm/invlpgb.h"
+#include "mm/vm.h"
+#include "smp/apic.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
+
+#define FL_BASE (EXPERIMENT_BASE + (32ull << 30))
+#define FL_LATENCIES 65536
+#define WAIT_US 5000000
+
+enum fl_strategy { FL_IPI_PAGE, FL_IPI_RANGE, FL_INVLPGB, FL_COUNT };
+static const char *const fl_names[FL_COUNT] = { "ipi-page", "ipi-range",
+						"invlpgb" };
+
+struct fl_cpu {
+	volatile uint64_t ops;
+	volatile uint64_t nonzero; /* remapped page did not read zero */
+	volatile uint64_t failed;  /* map/unmap/alloc failures */
+} __attribute__((aligned(CACHELINE)));
+
+static struct fl_cpu fl[MAX_CPUS];
+static struct cpumask participants;
+static volatile bool fl_stop;
+static enum fl_strategy fl_strategy;
+static uint64_t *latency; /* cpu 0's per-operation cycles */
+static size_t nlat;
+static uint32_t invlpgb_max;
+static uint64_t deadline; /* cpu 0 stops everyone at this TSC */
+
+static inline uint64_t own_va(unsigned cpu)
+{
+	return FL_BASE + (uint64_t)cpu * PAGE_SIZE;
+}
+
+static void flush_one(void *arg)
+{
+	invlpg(arg);
+}
+
+static void flush_range(void *arg)
+{
+	const uint64_t *r = arg; /* {start, end} */
+
+	for (uint64_t va = r[0]; va < r[1]; va += PAGE_SIZE)
+		invlpg((const void *)va);
+}
+
+static void flush(uint64_t va)
+{
+	struct cpumask others;
+	struct invlpgb_caps caps = { .max_pages = invlpgb_max,
+				     .pcide = cpu_info.pcid };
+	struct invlpgb_req req = { .va = va, .pages = 1 };
+	struct invlpgb_regs r;
+	uint64_t range[2] = { va, va + PAGE_SIZE };
+
+	cpumask_copy(&others, &participants);
+	cpumask_clear(this_cpu(), &others);
+	switch (fl_strategy) {
+	case FL_IPI_PAGE:
+		invlpg((const void *)va);
+		on_cpumask_shared(&others, flush_one, (void *)va);
+		break;
+	case FL_IPI_RANGE:
+		flush_range(range);
+		on_cpumask_shared(&others, flush_range, range);
+		break;
+	default:
+		mfence();
+		if (!invlpgb_encode(&req, &caps, &r)) {
+			invlpgb(r.rax, r.ecx, r.edx);
+			tlbsync();
+		}
+		break;
+	}
+}
+
+/* One operation: write, unmap + flush, remap a zeroed frame, check. */
+static void one_op(struct fl_cpu *me, uint64_t va)
+{
+	uint64_t old, pa;
+
+	*(volatile uint64_t *)va = 0x5a5a5a5a00000000ull | this_cpu();
+	if (vm_unmap(va, PT_4K, &old) != PT_OK) {
+		me->failed++;
+		return;
+	}
+	flush(va);
+	frame_free(old & PTE_ADDR_MASK);
+	pa = frame_alloc(PMM_ZERO);
+	if (!pa || vm_map(va, pa, PT_4K, PTE_P | PTE_W | pte_nx(), NULL)) {
+		me->failed++;
+		return;
+	}
+	me->nonzero += *(volatile uint64_t *)va != 0;
+	me->ops++;
+}
+
+/* Every participant, interrupts on: it must answer the others' flushes. */
+static void loop(void *arg)
+{
+	struct fl_cpu *me = &fl[this_cpu()];
+	uint64_t va = own_va(this_cpu());
+
+	(void)arg;
+	while (!__atomic_load_n(&fl_stop, __ATOMIC_ACQUIRE)) {
+		uint64_t t0 = rdtsc_ordered();
+
+		one_op(me, va);
+		if (this_cpu() != 0)
+			continue;
+		if (nlat < FL_LATENCIES)
+			latency[nlat++] = rdtsc_ordered() - t0;
+		if (rdtsc() > deadline)
+			__atomic_store_n(&fl_stop, true, __ATOMIC_RELEASE);
+	}
+}
+
+static bool map_own_pages(void)
+{
+	unsigned cpu;
+
+	for_each_cpu(cpu, &cpus_online) {
+		uint64_t pa = frame_alloc(PMM_ZERO);
+
+		if (!pa || vm_map(own_va(cpu), pa, PT_4K,
+				  PTE_P | PTE_W | pte_nx(), NULL))
+			return false;
+	}
+	return true;
+}
+
+/* Runs the loop on the first n online CPUs (0 among them) for a while. */
+static void run_round(unsigned n, uint64_t duration_us)
+{
+	uint32_t runs[MAX_CPUS];
+	unsigned cpu, k = 0;
+	uint64_t start;
+
+	cpumask_zero(&participants);
+	for_each_cpu(cpu, &cpus_online)
+		if (k++ < n)
+			cpumask_set(cpu, &participants);
+	for_each_cpu(cpu, &participants)
+		fl[cpu] = (struct fl_cpu){ 0 };
+	fl_stop = false;
+	nlat = 0;
+	for_each_cpu(cpu, &participants) {
+		if (!cpu)
+			continue;
+		runs[cpu] = smp_background_finished(cpu);
+		smp_start_background(cpu, loop, NULL);
+	}
+	deadline = rdtsc() + us_to_cycles(duration_us);
+	irq_enable(); /* cpu 0 answers the others' flushes too */
+	loop(NULL);
+	start = rdtsc();
+	for_each_cpu(cpu, &participants)
+		while (cpu && smp_background_finished(cpu) == runs[cpu] &&
+		       rdtsc() - start < us_to_cycles(WAIT_US))
+			cpu_relax();
+	irq_disable();
+}
+
+static void record(unsigned n, uint64_t duration_us, uint64_t *nonzero)
+{
+	uint64_t total = 0, lo = UINT64_MAX, hi = 0, failed = 0, bad = 0;
+	unsigned cpu;
+
+	for_each_cpu(cpu, &participants) {
+		uint64_t per = fl[cpu].ops * 1000000 / duration_us;
+
+		total += fl[cpu].ops;
+		lo = per < lo ? per : lo;
+		hi = per > hi ? per : hi;
+		bad += fl[cpu].nonzero;
+		failed += fl[cpu].failed;
+	}
+	*nonzero += bad;
+	struct result_field f[] = {
+		{ "cpus", n, false },
+		{ "ops_per_s", total * 1000000 / duration_us, false },
+		{ "ops_per_s_cpu_min", lo, false },
+		{ "ops_per_s_cpu_max", hi, false },
+		{ "nonzero_reads", bad, false },
+		{ "failed_ops", failed, false },
+	};
+	struct result r = { .bench = "flushloop",
+			    .strategy = fl_names[fl_strategy],
+			    .targets = n - 1, .pages = 1,
+			    .samples = latency, .n = nlat ? nlat : 1,
+			    .fields = f, .nfields = sizeof(f) / sizeof(f[0]),
+			    .emulated = fl_strategy == FL_INVLPGB &&
+					!cpu_info.invlpgb };
+
+	if (!nlat)
+		latency[0] = 0;
+	result_emit(&r);
+	kprintf("  %-9s %4u cpus %10llu ops/s  per cpu %8llu..%-8llu%s\n",
+		fl_names[fl_strategy], n, (unsigned long long)f[1].value,
+		(unsigned long long)lo, (unsigned long long)hi,
+		r.emulated ? "  (emulated)" : "");
+}
+
+static bool strategy_available(enum fl_strategy s)
+{
+	if (s != FL_INVLPGB)
+		return true;
+	if (cpu_info.invlpgb) {
+		invlpgb_max = cpu_info.invlpgb_max_pages;
+		return true;
+	}
+	if (bench_params.invlpgb.mode == PARAM_INVLPGB_EMULATE &&
+	    invlpgb_emul_enable()) {
+		invlpgb_max = 8;
+		return true;
+	}
+	report_skip("flushloop: invlpgb", "%s",
+		    cpu_info.invlpgb_cpuid ? "running under a hypervisor" :
+					     "not supported by this CPU");
+	return false;
+}
+
+void flushloop_run(void)
+{
+	uint64_t us = bench_params.duration_ms * 1000;
+	unsigned online = cpumask_count(&cpus_online);
+
+	latency = bench_alloc(FL_LATENCIES);
+	if (!latency || !map_own_pages()) {
+		report_fail("flushloop: setup", "out of memory");
+		return;
+	}
+	kprintf("flushloop: write, unmap + flush, remap, check; %llu ms "
+		"each\n",
+		(unsigned long long)bench_params.duration_ms);
+	for (int s = 0; s < FL_COUNT; s++) {
+		uint64_t nonzero = 0;
+		char name[64];
+
+		fl_strategy = (enum fl_strategy)s;
+		if (!strategy_available(fl_strategy))
+			continue;
+		for (unsigned n = 1; n <= online; n = n * 2 > online &&
+							n != online ? online :
+								      n * 2) {
+			run_round(n, us);
+			record(n, us, &nonzero);
+		}
+		ksnprintf(name, sizeof(name),
+			  "flushloop: %s: remapped pages read zero",
+			  fl_names[s]);
+		report_check(!nonzero, name, "%llu reads saw old data",
+			     (unsigned long long)nonzero);
+		if (s == FL_INVLPGB && !cpu_info.invlpgb)
+			invlpgb_emul_disable();
+	}
+	bench_free(latency, FL_LATENCIES);
+}
