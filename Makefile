@@ -81,8 +81,9 @@ include tests/unit/mm.mk
 include tests/unit/smp.mk
 include tests/unit/bench.mk
 
-# Host tests first: they are quick and name the broken function.
-check: unit mm-unit smp-unit bench-unit qemu-check
+# Formatting and host tests first: they are quick and name the broken
+# function; then the QEMU cases.
+check: format-check unit mm-unit smp-unit bench-unit qemu-check
 
 qemu-check: $(ELF) $(ISO)
 	$(PYTHON) tests/qemu/runner.py
@@ -94,7 +95,10 @@ C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 format:
 	clang-format -i $(C_FILES)
 format-check:
-	@clang-format --dry-run -Werror $(C_FILES)
+	@command -v clang-format >/dev/null || { echo "clang-format missing:" \
+		"run tools/install-deps.sh (Debian package clang-format)"; \
+		exit 2; }
+	@clang-format --dry-run -Werror $(C_FILES) && echo "format: ok"
 
 clean:
 	rm -rf $(BUILD)

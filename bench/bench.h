@@ -56,7 +56,7 @@ struct result {
 	const struct result_field *fields;
 	size_t nfields;
 	bool emulated;
-	bool raw; /* the timer's own cost: nothing subtracted */
+	bool raw;	 /* the timer's own cost: nothing subtracted */
 	struct stats st; /* filled by result_emit */
 };
 

@@ -20,13 +20,13 @@
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
-#define FL_BASE (EXPERIMENT_BASE + (32ull << 30))
+#define FL_BASE	     (EXPERIMENT_BASE + (32ull << 30))
 #define FL_LATENCIES 65536
-#define WAIT_US 5000000
+#define WAIT_US	     5000000
 
 enum fl_strategy { FL_IPI_PAGE, FL_IPI_RANGE, FL_INVLPGB, FL_COUNT };
-static const char *const fl_names[FL_COUNT] = { "ipi-page", "ipi-range",
-						"invlpgb" };
+static const char *const fl_names[FL_COUNT] = {"ipi-page", "ipi-range",
+					       "invlpgb"};
 
 struct fl_cpu {
 	volatile uint64_t ops;
@@ -64,11 +64,11 @@ static void flush_range(void *arg)
 static void flush(uint64_t va)
 {
 	struct cpumask others;
-	struct invlpgb_caps caps = { .max_pages = invlpgb_max,
-				     .pcide = cpu_info.pcid };
-	struct invlpgb_req req = { .va = va, .pages = 1 };
+	struct invlpgb_caps caps = {.max_pages = invlpgb_max,
+				    .pcide = cpu_info.pcid};
+	struct invlpgb_req req = {.va = va, .pages = 1};
 	struct invlpgb_regs r;
-	uint64_t range[2] = { va, va + PAGE_SIZE };
+	uint64_t range[2] = {va, va + PAGE_SIZE};
 
 	cpumask_copy(&others, &participants);
 	cpumask_clear(this_cpu(), &others);
@@ -158,7 +158,7 @@ static void run_round(unsigned n, uint64_t duration_us)
 		if (k++ < n)
 			cpumask_set(cpu, &participants);
 	for_each_cpu(cpu, &participants)
-		fl[cpu] = (struct fl_cpu){ 0 };
+		fl[cpu] = (struct fl_cpu){0};
 	fl_stop = false;
 	nlat = 0;
 	for_each_cpu(cpu, &participants) {
@@ -194,20 +194,23 @@ static void record(unsigned n, uint64_t duration_us, uint64_t *nonzero)
 	}
 	*nonzero += bad;
 	struct result_field f[] = {
-		{ "cpus", n, false },
-		{ "ops_per_s", total * 1000000 / duration_us, false },
-		{ "ops_per_s_cpu_min", lo, false },
-		{ "ops_per_s_cpu_max", hi, false },
-		{ "nonzero_reads", bad, false },
-		{ "failed_ops", failed, false },
+		{"cpus", n, false},
+		{"ops_per_s", total * 1000000 / duration_us, false},
+		{"ops_per_s_cpu_min", lo, false},
+		{"ops_per_s_cpu_max", hi, false},
+		{"nonzero_reads", bad, false},
+		{"failed_ops", failed, false},
 	};
-	struct result r = { .bench = "flushloop",
-			    .strategy = fl_names[fl_strategy],
-			    .targets = n - 1, .pages = 1,
-			    .samples = latency, .n = nlat ? nlat : 1,
-			    .fields = f, .nfields = sizeof(f) / sizeof(f[0]),
-			    .emulated = fl_strategy == FL_INVLPGB &&
-					!cpu_info.invlpgb };
+	struct result r = {.bench = "flushloop",
+			   .strategy = fl_names[fl_strategy],
+			   .targets = n - 1,
+			   .pages = 1,
+			   .samples = latency,
+			   .n = nlat ? nlat : 1,
+			   .fields = f,
+			   .nfields = sizeof(f) / sizeof(f[0]),
+			   .emulated = fl_strategy == FL_INVLPGB &&
+				       !cpu_info.invlpgb};
 
 	if (!nlat)
 		latency[0] = 0;
@@ -232,8 +235,8 @@ static bool strategy_available(enum fl_strategy s)
 		return true;
 	}
 	report_skip("flushloop: invlpgb", "%s",
-		    cpu_info.invlpgb_cpuid ? "running under a hypervisor" :
-					     "not supported by this CPU");
+		    cpu_info.invlpgb_cpuid ? "running under a hypervisor"
+					   : "not supported by this CPU");
 	return false;
 }
 
@@ -257,9 +260,8 @@ void flushloop_run(void)
 		fl_strategy = (enum fl_strategy)s;
 		if (!strategy_available(fl_strategy))
 			continue;
-		for (unsigned n = 1; n <= online; n = n * 2 > online &&
-							n != online ? online :
-								      n * 2) {
+		for (unsigned n = 1; n <= online;
+		     n = n * 2 > online && n != online ? online : n * 2) {
 			run_round(n, us);
 			record(n, us, &nonzero);
 		}

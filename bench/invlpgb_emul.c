@@ -36,8 +36,7 @@ static volatile uint64_t emulated_insns;
 static void apply(void *arg)
 {
 	const struct op *op = arg;
-	uint64_t step = (op->ecx & INVLPGB_ECX_2M_STRIDE) ? (2ull << 20) :
-							   4096;
+	uint64_t step = (op->ecx & INVLPGB_ECX_2M_STRIDE) ? (2ull << 20) : 4096;
 	uint64_t va = op->rax & ~0xfffull;
 	uint32_t pages = (op->ecx & INVLPGB_ECX_COUNT_MASK) + 1;
 
@@ -69,8 +68,8 @@ static void on_ud(struct trap_frame *f)
 	if (insn[2] == 0xfe) {
 		bool irqs_were_on = f->rflags & (1u << 9);
 
-		pending[cpu] = (struct op){ f->rax, (uint32_t)f->rcx,
-					    (uint32_t)f->rdx };
+		pending[cpu] =
+			(struct op){f->rax, (uint32_t)f->rcx, (uint32_t)f->rdx};
 		apply(&pending[cpu]);
 		cpus_others(&others);
 		irq_enable();

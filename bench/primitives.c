@@ -28,7 +28,7 @@ static const char *distance; /* of the remote CPU, for the records */
 static void emit(const char *strategy, uint64_t *s, unsigned n,
 		 unsigned targets, uint64_t cpu)
 {
-	struct result_field f[1] = { { "cpu", cpu, false } };
+	struct result_field f[1] = {{"cpu", cpu, false}};
 	struct result r = {.bench = "primitives",
 			   .strategy = strategy,
 			   .targets = targets,
@@ -194,8 +194,8 @@ static void remote_primitives(unsigned cpu, uint64_t *s, unsigned n)
 	if (ok && (ok = time_pingpong(cpu, s, n)))
 		emit("cacheline-pingpong", s, n, 1, cpu);
 	report_check(ok, "primitives: round trips",
-		     "cpu %u (%s), apic id %u stopped answering", cpu,
-		     distance, cpu_apic_id[cpu]);
+		     "cpu %u (%s), apic id %u stopped answering", cpu, distance,
+		     cpu_apic_id[cpu]);
 }
 
 void primitives_run(void)

@@ -22,10 +22,10 @@
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
-#define WAIT_US 5000000
+#define WAIT_US		5000000
 #define READS_PER_WRITE 64
 #define WRITES_PER_PAGE 8
-#define RC_INSNS 512 /* a batch of 512 pages, one page per INVLPGB at worst */
+#define RC_INSNS	512 /* a batch of 512 pages, one page per INVLPGB at worst */
 /* Negative control: time per page for the others to run in the window. */
 #define WINDOW_US 2
 
@@ -121,7 +121,8 @@ static bool map_cold(const struct rc_config *cfg)
 
 bool rc_prepare(const struct rc_config *cfg)
 {
-	uint64_t n = cfg->cold_pages, meta = (n * 8 + PAGE_SIZE - 1) / PAGE_SIZE;
+	uint64_t n = cfg->cold_pages,
+		 meta = (n * 8 + PAGE_SIZE - 1) / PAGE_SIZE;
 
 	cur = cfg;
 	hot_stride = (cfg->hot_pages * PAGE_SIZE + LARGE_PAGE_SIZE - 1) &
@@ -202,10 +203,10 @@ static void free_frames(uint64_t first, unsigned n)
 /* One flush of n pages from first, by IPIs or by INVLPGB. */
 static void flush(struct rc_run *run, uint64_t first, unsigned n)
 {
-	struct range r = { cold_va(first), n };
-	struct invlpgb_caps caps = { .max_pages = cur->invlpgb_max_pages,
-				     .pcide = cpu_info.pcid };
-	struct invlpgb_req req = { .va = r.va, .pages = n };
+	struct range r = {cold_va(first), n};
+	struct invlpgb_caps caps = {.max_pages = cur->invlpgb_max_pages,
+				    .pcide = cpu_info.pcid};
+	struct invlpgb_req req = {.va = r.va, .pages = n};
 	static struct invlpgb_regs insn[RC_INSNS];
 	size_t ni = 0;
 
@@ -229,9 +230,9 @@ static void flush(struct rc_run *run, uint64_t first, unsigned n)
 static void page_out(struct rc_run *run, uint64_t *samples)
 {
 	unsigned step = run->s == RC_PER_PAGE || run->s == RC_PER_PAGE_INVLPG ||
-					run->s == RC_INVLPGB_PAGE ?
-				1 :
-				run->batch;
+					run->s == RC_INVLPGB_PAGE
+				? 1
+				: run->batch;
 	uint64_t n = cur->cold_pages, k = 0;
 
 	for (uint64_t first = 0; first < n; first += step, k++) {
@@ -240,7 +241,8 @@ static void page_out(struct rc_run *run, uint64_t *samples)
 
 		clear_ptes(first, b);
 		if (run->s == RC_WRITEBACK_FIRST) {
-			write_back(first, b, true); /* wrong order, on purpose */
+			write_back(first, b,
+				   true); /* wrong order, on purpose */
 			flush(run, first, b);
 		} else {
 			flush(run, first, b);
@@ -293,8 +295,8 @@ static void start_workers(void)
 	for_each_cpu(cpu, &cpus_online) {
 		if (cpu == 0 || w == cur->workers)
 			continue;
-		workers[w] = (struct worker){ .index = w,
-					      .seed = cur->seed * 1000 + w };
+		workers[w] = (struct worker){.index = w,
+					     .seed = cur->seed * 1000 + w};
 		worker_cpu[w] = cpu;
 		worker_runs[w] = smp_background_finished(cpu);
 		smp_start_background(cpu, worker_loop, &workers[w]);

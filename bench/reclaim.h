@@ -8,15 +8,15 @@
 #include "mm/layout.h"
 #include "smp/cpumask.h"
 
-#define RC_HOT_BASE (EXPERIMENT_BASE + (64ull << 30))
+#define RC_HOT_BASE  (EXPERIMENT_BASE + (64ull << 30))
 #define RC_COLD_BASE (EXPERIMENT_BASE + (256ull << 30))
-#define RC_COLD_MAX (200ull << 30)
+#define RC_COLD_MAX  (200ull << 30)
 #define RC_HOT_SPACE (192ull << 30) /* for all hot regions together */
 
 enum rc_strategy {
-	RC_PER_PAGE,        /* IPI round per page, responders reload CR3 */
+	RC_PER_PAGE,	    /* IPI round per page, responders reload CR3 */
 	RC_PER_PAGE_INVLPG, /* the same, responders INVLPG the page */
-	RC_BATCH,           /* clear a batch, one flush, then write back */
+	RC_BATCH,	    /* clear a batch, one flush, then write back */
 	RC_INVLPGB_PAGE,
 	RC_INVLPGB_BATCH,
 	RC_WRITEBACK_FIRST, /* negative control: write back, then flush */
@@ -38,7 +38,7 @@ struct rc_config {
 	uint64_t hot_pages;  /* per worker */
 	unsigned workers;
 	bool writers;
-	uint64_t base_us;    /* worker throughput before reclaim */
+	uint64_t base_us; /* worker throughput before reclaim */
 	uint64_t seed;
 	uint32_t invlpgb_max_pages; /* 0: no INVLPGB */
 	bool invlpgb_emulated;

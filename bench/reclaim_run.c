@@ -17,21 +17,22 @@
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
-#define GIB (1ull << 30)
+#define GIB	  (1ull << 30)
 #define PMD_PAGES 512
 
 static struct rc_run runs[] = {
-	{ .s = RC_PER_PAGE, .batch = 1, .name = "per-page" },
-	{ .s = RC_PER_PAGE_INVLPG, .batch = 1, .name = "per-page-invlpg" },
-	{ .s = RC_BATCH, .batch = 1, .name = "batch" },
-	{ .s = RC_BATCH, .batch = 31, .name = "batch" },
-	{ .s = RC_BATCH, .batch = 512, .name = "batch" },
-	{ .s = RC_INVLPGB_PAGE, .batch = 1, .name = "invlpgb" },
-	{ .s = RC_INVLPGB_BATCH, .batch = 512, .name = "invlpgb" },
+	{.s = RC_PER_PAGE, .batch = 1, .name = "per-page"},
+	{.s = RC_PER_PAGE_INVLPG, .batch = 1, .name = "per-page-invlpg"},
+	{.s = RC_BATCH, .batch = 1, .name = "batch"},
+	{.s = RC_BATCH, .batch = 31, .name = "batch"},
+	{.s = RC_BATCH, .batch = 512, .name = "batch"},
+	{.s = RC_INVLPGB_PAGE, .batch = 1, .name = "invlpgb"},
+	{.s = RC_INVLPGB_BATCH, .batch = 512, .name = "invlpgb"},
 };
 
-static struct rc_run control = { .s = RC_WRITEBACK_FIRST, .batch = 512,
-				 .name = "writeback-before-flush" };
+static struct rc_run control = {.s = RC_WRITEBACK_FIRST,
+				.batch = 512,
+				.name = "writeback-before-flush"};
 
 /* Sizes from free memory: cold <= 20 GiB and a third of it (the swap
  * copy takes as much again), each hot region <= 2 GiB. */
@@ -39,12 +40,12 @@ static void size_up(struct rc_config *c, unsigned workers)
 {
 	uint64_t free = frames_free() * PAGE_SIZE, cold, hot;
 
-	cold = bench_params.reclaim_mb ? bench_params.reclaim_mb << 20 :
-					 free / 3;
+	cold = bench_params.reclaim_mb ? bench_params.reclaim_mb << 20
+				       : free / 3;
 	if (cold > 20 * GIB)
 		cold = 20 * GIB;
-	hot = bench_params.hot_mb ? bench_params.hot_mb << 20 :
-				    free / 6 / (workers ? workers : 1);
+	hot = bench_params.hot_mb ? bench_params.hot_mb << 20
+				  : free / 6 / (workers ? workers : 1);
 	if (hot > 2 * GIB)
 		hot = 2 * GIB;
 	if (workers && hot * workers > RC_HOT_SPACE)
@@ -58,22 +59,27 @@ static void emit(struct rc_run *r, uint64_t *samples, uint64_t n)
 {
 	uint64_t ns = tsc_to_ns(r->cycles), others = nr_cpus - 1;
 	struct result_field f[] = {
-		{ "batch", r->batch, false },
-		{ "ipis_sent", r->icr, false },
-		{ "irqs_received", r->irqs, false },
-		{ "flushes", r->flushes, false },
-		{ "lost_writes", r->lost, false },
-		{ "worker_loss_pct", (uint64_t)r->loss_pct, true },
-		{ "worker_loss_min_pct", (uint64_t)r->loss_min, true },
-		{ "worker_loss_median_pct", (uint64_t)r->loss_median, true },
-		{ "reclaim_pages_per_s", ns ? r->pages * 1000000000ull / ns : 0, false },
-		{ "workers", others, false },
+		{"batch", r->batch, false},
+		{"ipis_sent", r->icr, false},
+		{"irqs_received", r->irqs, false},
+		{"flushes", r->flushes, false},
+		{"lost_writes", r->lost, false},
+		{"worker_loss_pct", (uint64_t)r->loss_pct, true},
+		{"worker_loss_min_pct", (uint64_t)r->loss_min, true},
+		{"worker_loss_median_pct", (uint64_t)r->loss_median, true},
+		{"reclaim_pages_per_s", ns ? r->pages * 1000000000ull / ns : 0,
+		 false},
+		{"workers", others, false},
 	};
-	struct result res = { .bench = "reclaim", .strategy = r->name,
-			      .pages = r->pages, .targets = others,
-			      .samples = samples, .n = n, .fields = f,
-			      .nfields = sizeof(f) / sizeof(f[0]),
-			      .emulated = r->emulated };
+	struct result res = {.bench = "reclaim",
+			     .strategy = r->name,
+			     .pages = r->pages,
+			     .targets = others,
+			     .samples = samples,
+			     .n = n,
+			     .fields = f,
+			     .nfields = sizeof(f) / sizeof(f[0]),
+			     .emulated = r->emulated};
 
 	result_emit(&res);
 	kprintf("  %-22s %5u %8llu %8llu %6lld%% %10llu %6llu\n", r->name,
@@ -102,16 +108,16 @@ static void check_counts(const struct rc_run *r)
 			     r->icr == (uses_ipis(r) ? flushes * others : 0) &&
 			     r->irqs == r->icr,
 		     name, "%llu flushes, %llu IPIs, %llu interrupts",
-		     (unsigned long long)r->flushes,
-		     (unsigned long long)r->icr, (unsigned long long)r->irqs);
+		     (unsigned long long)r->flushes, (unsigned long long)r->icr,
+		     (unsigned long long)r->irqs);
 }
 
 static void check_lost(const struct rc_run *r)
 {
 	char name[96];
 
-	ksnprintf(name, sizeof(name), "reclaim: %s %u: no lost writes",
-		  r->name, r->batch);
+	ksnprintf(name, sizeof(name), "reclaim: %s %u: no lost writes", r->name,
+		  r->batch);
 	report_check(!r->lost, name, "%llu pages lost their last write",
 		     (unsigned long long)r->lost);
 }
@@ -127,14 +133,14 @@ static void check_ratio(void)
 		     "reclaim: per-page sends 512x the IPIs of batch 512",
 		     "%llu vs %llu", (unsigned long long)pp->icr,
 		     (unsigned long long)b512->icr);
-	report_info("reclaim: interrupts per GiB paged out: per-page %llu, "
-		    "batch 31 %llu, batch 512 %llu",
-		    (unsigned long long)(pp->irqs * GIB /
-					 (pp->pages * PAGE_SIZE)),
-		    (unsigned long long)(runs[3].irqs * GIB /
-					 (runs[3].pages * PAGE_SIZE)),
-		    (unsigned long long)(b512->irqs * GIB /
-					 (b512->pages * PAGE_SIZE)));
+	report_info(
+		"reclaim: interrupts per GiB paged out: per-page %llu, "
+		"batch 31 %llu, batch 512 %llu",
+		(unsigned long long)(pp->irqs * GIB / (pp->pages * PAGE_SIZE)),
+		(unsigned long long)(runs[3].irqs * GIB /
+				     (runs[3].pages * PAGE_SIZE)),
+		(unsigned long long)(b512->irqs * GIB /
+				     (b512->pages * PAGE_SIZE)));
 }
 
 static bool run_one(struct rc_config *c, struct rc_run *r, uint64_t *s)
@@ -179,9 +185,9 @@ static void choose_invlpgb(struct rc_config *c)
 		c->invlpgb_emulated = true;
 	} else {
 		report_skip("reclaim: invlpgb", "%s",
-			    cpu_info.invlpgb_cpuid ?
-				    "running under a hypervisor" :
-				    "not supported by this CPU");
+			    cpu_info.invlpgb_cpuid
+				    ? "running under a hypervisor"
+				    : "not supported by this CPU");
 	}
 }
 
@@ -194,9 +200,9 @@ void reclaim_run(void)
 		report_skip("reclaim", "needs at least 2 cpus online");
 		return;
 	}
-	c = (struct rc_config){ .writers = bench_params.writers,
-				.base_us = bench_params.duration_ms * 1000,
-				.seed = bench_params.seed };
+	c = (struct rc_config){.writers = bench_params.writers,
+			       .base_us = bench_params.duration_ms * 1000,
+			       .seed = bench_params.seed};
 	size_up(&c, cpumask_count(&cpus_online) - 1);
 	choose_invlpgb(&c);
 	s = bench_alloc(c.cold_pages);
@@ -208,8 +214,7 @@ void reclaim_run(void)
 		"  strategy               batch     ipis     irqs   loss "
 		"   pages/s   lost\n",
 		(unsigned long long)(c.cold_pages * PAGE_SIZE >> 20),
-		(unsigned long long)(c.hot_pages * PAGE_SIZE >> 20),
-		c.workers);
+		(unsigned long long)(c.hot_pages * PAGE_SIZE >> 20), c.workers);
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		if (!run_one(&c, &runs[i], s))
 			continue;

@@ -380,8 +380,8 @@ void shootdown_sweep(const struct sd_sweep *sw)
 		if (!cpu)
 			continue;
 		cur_distance = topo_class_name((enum topo_class)k);
-		kprintf("shootdown: one responder, %s (cpu %u)\n",
-			cur_distance, cpu);
+		kprintf("shootdown: one responder, %s (cpu %u)\n", cur_distance,
+			cpu);
 		cpumask_zero(&resp);
 		cpumask_set(cpu, &resp);
 		nresp = 1;

@@ -213,7 +213,8 @@ const struct cmdline_opt config_opts[] = {
 		.key = "writers",
 		.kind = OPT_FLAG,
 		.def = "on",
-		.help = "reclaim: workers also write into the pages being paged "
+		.help = "reclaim: workers also write into the pages being "
+			"paged "
 			"out, so that lost writes can be detected",
 		.offset = CFG_OFF(writers),
 	},

@@ -35,7 +35,7 @@ struct config {
 	uint64_t warmup;      /* warmup=N: untimed runs before them */
 	uint64_t reclaim_mb;  /* reclaim_mb=N: cold memory paged out, 0 auto */
 	uint64_t hot_mb;      /* hot_mb=N: per worker, 0 auto */
-	bool writers;         /* writers=on|off: write while paging out */
+	bool writers;	      /* writers=on|off: write while paging out */
 	uint64_t duration_ms; /* duration_ms=N: baseline / flushloop time */
 	char invlpgb[32];     /* invlpgb=auto|off|emulate|force[,bug=...] */
 };

@@ -25,7 +25,7 @@ static void cpuid_here(void *ctx, uint32_t leaf, uint32_t subleaf,
 	struct cpuid_regs x = cpuid_count(leaf, subleaf);
 
 	(void)ctx;
-	*r = (struct topo_regs){ x.eax, x.ebx, x.ecx, x.edx };
+	*r = (struct topo_regs){x.eax, x.ebx, x.ecx, x.edx};
 }
 
 unsigned smp_cpu_in_class(enum topo_class c)
@@ -33,8 +33,8 @@ unsigned smp_cpu_in_class(enum topo_class c)
 	unsigned cpu;
 
 	for_each_cpu(cpu, &cpus_online)
-		if (cpu && topo_classify(&topo, cpu_apic_id[0],
-					 cpu_apic_id[cpu]) == c)
+		if (cpu &&
+		    topo_classify(&topo, cpu_apic_id[0], cpu_apic_id[cpu]) == c)
 			return cpu;
 	return 0;
 }

@@ -24,7 +24,7 @@ struct mailbox {
 	volatile uint32_t req;
 	volatile uint32_t done;
 	uint64_t handler_cycles; /* entry to acknowledgement, last call */
-	uint64_t irqs;           /* cross-call interrupts taken */
+	uint64_t irqs;		 /* cross-call interrupts taken */
 } __attribute__((aligned(CACHELINE)));
 
 static struct mailbox mbox[MAX_CPUS];

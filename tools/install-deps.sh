@@ -12,7 +12,7 @@ set -eu
 
 PACKAGES="build-essential binutils make git python3 qemu-system-x86 ovmf \
 grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools libcmocka-dev \
-pkg-config"
+pkg-config clang-format"
 
 check_only=0
 want_qemu10=0
