@@ -137,7 +137,7 @@ entry() {
 	else
 		entry "shootdown: all experiments" ""
 		entry "shootdown: quick run (bench=none)" "bench=none"
-		for b in primitives shootdown reclaim flushloop verify; do
+		for b in primitives shootdown reclaim flushloop; do
 			entry "shootdown: $b only" "bench=$b"
 		done
 		entry "shootdown: console on COM2" "console=com2"
