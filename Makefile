@@ -29,6 +29,7 @@ KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 \
 	-z noexecstack --no-warn-rwx-segments -T linker.ld
 
 .PHONY: all iso check unit qemu-check format format-check clean help deps \
+	deps-ensure \
 	FORCE
 
 all: $(ELF)
@@ -83,7 +84,12 @@ include tests/unit/bench.mk
 
 # Formatting and host tests first: they are quick and name the broken
 # function; then the QEMU cases.
-check: format-check unit mm-unit smp-unit bench-unit qemu-check
+check: deps-ensure
+	$(MAKE) format-check unit mm-unit smp-unit bench-unit qemu-check
+
+# A fresh machine: as root, install what is missing; else say what to run.
+deps-ensure:
+	@tools/install-deps.sh --quiet
 
 qemu-check: $(ELF) $(ISO)
 	$(PYTHON) tests/qemu/runner.py

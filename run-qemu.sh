@@ -124,6 +124,13 @@ cmdline="${kargs[*]}"
 
 # --- QEMU and its firmware ----------------------------------------------
 
+# On a fresh machine: as root, install what is missing (Debian packages,
+# through the project's own script); otherwise say what to run.
+if ! "$root/tools/install-deps.sh" --quiet >&2; then
+	err "missing dependencies: see above (tools/install-deps.sh)"
+	exit "$E_USAGE"
+fi
+
 if [ -z "$qemu" ]; then
 	qemu=$(command -v qemu-system-x86_64) ||
 		{ err "qemu-system-x86_64 not found: apt-get install qemu-system-x86"; exit "$E_USAGE"; }

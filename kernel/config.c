@@ -77,7 +77,8 @@ bool config_parse_console(const char *val, void *dst, char *why, size_t whylen)
 }
 
 static const char *const exit_choices[] = {"halt", "reboot", NULL};
-static const char *const inject_choices[] = {"none", "fault", "fail", NULL};
+static const char *const inject_choices[] = {"none", "fault", "fail",
+					     "fault-ap", NULL};
 
 #define CFG_OFF(f) offsetof(struct config, f)
 
@@ -114,7 +115,8 @@ const struct cmdline_opt config_opts[] = {
 		.kind = OPT_CHOICE,
 		.def = "none",
 		.help = "inject a failure to test the harness: none, fault "
-			"(an exception) or fail (a FAIL verdict)",
+			"(an exception), fault-ap (one on the last cpu) or "
+			"fail (a FAIL verdict)",
 		.offset = CFG_OFF(inject),
 		.choices = inject_choices,
 	},

@@ -12,7 +12,12 @@
 #include "cmdline.h"
 
 enum exit_mode { EXIT_HALT, EXIT_REBOOT };
-enum selftest_inject { INJECT_NONE, INJECT_FAULT, INJECT_FAIL };
+enum selftest_inject {
+	INJECT_NONE,
+	INJECT_FAULT,
+	INJECT_FAIL,
+	INJECT_FAULT_AP
+};
 
 struct console_cfg {
 	uint16_t port; /* I/O port of the 16550 */

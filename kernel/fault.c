@@ -16,17 +16,25 @@
 #define BACKTRACE_MAX 16
 
 static volatile int fault_depth;
+void (*fault_stop_others)(void);
 
 /* Image bounds from linker.ld: return addresses must point into text. */
-extern const char __text_start[], __text_end[], __kernel_end[];
+extern const char __text_start[], __text_end[];
 
-static int backtrace(uint64_t rbp, uint64_t *out, int max)
+/*
+ * Frame pointers live on the faulting stack: accept only 8-aligned ones
+ * above the faulting RSP and within a stack's reach of it, so that a
+ * corrupt chain cannot make the report itself fault.
+ */
+#define BACKTRACE_STACK_REACH (64u << 10)
+
+static int backtrace(uint64_t rbp, uint64_t rsp, uint64_t *out, int max)
 {
 	int n = 0;
 
 	/* Each frame: [rbp] = caller's rbp, [rbp + 8] = return address. */
-	while (n < max && rbp && !(rbp & 7) && rbp < (uint64_t)__kernel_end &&
-	       rbp >= (uint64_t)__text_start) {
+	while (n < max && rbp && !(rbp & 7) && rbp >= rsp &&
+	       rbp + 16 <= rsp + BACKTRACE_STACK_REACH) {
 		uint64_t ret = ((uint64_t *)rbp)[1];
 
 		if (ret < (uint64_t)__text_start || ret >= (uint64_t)__text_end)
@@ -84,6 +92,8 @@ void fault_report(const struct trap_frame *f)
 	int n;
 
 	irq_disable();
+	if (fault_stop_others && fault_depth == 0)
+		fault_stop_others();
 	console_enter_panic();
 	if (__atomic_fetch_add(&fault_depth, 1, __ATOMIC_SEQ_CST) > 0) {
 		/* Faulted while reporting a fault: say the least and stop. */
@@ -100,7 +110,7 @@ void fault_report(const struct trap_frame *f)
 		    trap_name((unsigned)f->vector),
 		    (unsigned long long)f->error, (unsigned long long)f->rip);
 	print_registers(f);
-	n = backtrace(f->rbp, bt, BACKTRACE_MAX);
+	n = backtrace(f->rbp, f->rsp, bt, BACKTRACE_MAX);
 	kprintf("  backtrace: %016llx", (unsigned long long)f->rip);
 	for (int i = 0; i < n; i++)
 		kprintf(" %016llx", (unsigned long long)bt[i]);

@@ -94,7 +94,7 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 	selftest_run(&cfg);               /* the harness checks itself */
 	mm_selftest_run();                /* mappings, stale TLB, W^X */
 	tlb_selftest_run();               /* each invalidation primitive */
-	smp_selftest_run();               /* cross-calls, IPIs, barrier */
+	smp_selftest_run(&cfg);           /* cross-calls, IPIs, barrier */
 	bench_run(&cfg);                  /* the experiments bench= names */
 	run_exit(report_summary());       /* SUMMARY, EXIT: STATUS=n, stop */
 }

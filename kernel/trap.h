@@ -50,6 +50,12 @@ bool trap_fixup_safe(struct trap_frame *f);
 /* Called by the stubs. Unhandled vectors end the run (status 63). */
 void trap_dispatch(struct trap_frame *f);
 
+/*
+ * Set by smp/ once other CPUs run: stops them (an NMI that halts) so that
+ * nothing is printed after the fault report.
+ */
+extern void (*fault_stop_others)(void);
+
 /* The fatal path: fault report, summary so far, EXIT: STATUS=63. */
 __attribute__((noreturn)) void fault_report(const struct trap_frame *f);
 

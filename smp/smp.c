@@ -161,6 +161,7 @@ void smp_init(uint64_t max_cpus)
 		report_fail("smp: bringup", "%s; running on the boot cpu only",
 			    why);
 	smp_stats.bringup_cycles = rdtsc_ordered() - t0;
+	xcall_install_stop();
 	topo_probe(cpuid_here, NULL, &topo);
 	smp_measure_tsc();
 }

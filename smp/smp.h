@@ -35,8 +35,9 @@ extern struct smp_stats smp_stats;
 void smp_init(uint64_t max_cpus);
 /* INFO lines about the above (ACPI problems, bring-up time, TSC). */
 void smp_report(void);
-/* The "smp:" checks. */
-void smp_selftest_run(void);
+/* The "smp:" checks (and selftest=fault-ap). */
+struct config;
+void smp_selftest_run(const struct config *cfg);
 
 /* smp/tsc_sync.c: fills percpu[]->tsc_offset_signed and the stats. */
 void smp_measure_tsc(void);
@@ -52,6 +53,8 @@ typedef void (*xcall_fn)(void *arg);
 enum ipi_mode { IPI_EACH, IPI_BROADCAST };
 
 void xcall_init(void);
+/* After bring-up: a fault anywhere stops the other CPUs with an NMI. */
+void xcall_install_stop(void);
 /* Runs fn(arg) on cpu and waits; false (with a FAIL naming it) on timeout. */
 bool on_cpu(unsigned cpu, xcall_fn fn, void *arg);
 /* Posts fn to every CPU in mask (not this one), sends the IPIs. */

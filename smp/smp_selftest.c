@@ -3,6 +3,7 @@
  * In-guest checks of the SMP machinery (names start "smp:"): every CPU the
  * firmware lists is online, answers a cross-call, and loses no IPI.
  */
+#include "kernel/config.h"
 #include "kernel/cpu.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
@@ -144,10 +145,37 @@ static void check_barrier(void)
 		    cpumask_count(&cpus_online));
 }
 
-void smp_selftest_run(void)
+static void do_ud2(void *arg)
+{
+	(void)arg;
+	ud2();
+}
+
+/*
+ * selftest=fault-ap: an exception on another CPU must stop the others and
+ * end the run with that CPU's fault report.
+ */
+static void inject_fault_ap(void)
+{
+	unsigned cpu, last = 0;
+
+	for_each_cpu(cpu, &cpus_online)
+		last = cpu;
+	if (!last) {
+		report_skip("smp: selftest=fault-ap", "only one cpu");
+		return;
+	}
+	report_info("smp: selftest=fault-ap: ud2 on cpu %u now", last);
+	on_cpu(last, do_ud2, NULL);
+	report_fail("smp: selftest=fault-ap", "cpu %u did not fault", last);
+}
+
+void smp_selftest_run(const struct config *cfg)
 {
 	check_online();
 	check_on_cpu();
 	check_on_cpumask();
 	check_barrier();
+	if (cfg->inject == INJECT_FAULT_AP)
+		inject_fault_ap();
 }

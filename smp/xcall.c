@@ -236,3 +236,25 @@ bool on_cpumask_shared(const struct cpumask *mask, xcall_fn fn, void *arg)
 		spin_unlock(&mbox_lock[cpu]);
 	return ok;
 }
+
+static volatile bool stopping;
+
+/* Every other CPU gets an NMI; while stopping, it halts for good. */
+static void on_nmi(struct trap_frame *f)
+{
+	if (!stopping)
+		fault_report(f); /* an NMI nobody asked for */
+	halt_forever();
+}
+
+static void stop_others(void)
+{
+	stopping = true;
+	apic_send_all_but_self(ICR_NMI);
+}
+
+void xcall_install_stop(void)
+{
+	trap_set_handler(VEC_NMI, on_nmi);
+	fault_stop_others = stop_others;
+}

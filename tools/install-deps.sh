@@ -4,6 +4,7 @@
 #
 #   tools/install-deps.sh            install what is missing (as root)
 #   tools/install-deps.sh --check    only report; exit 1 if anything is missing
+#   tools/install-deps.sh --quiet    say nothing when everything is there
 #   tools/install-deps.sh --qemu10   also unpack QEMU 10 from bookworm-backports
 #                                    into build/qemu10 (see docs/qemu10.md)
 #
@@ -16,12 +17,14 @@ pkg-config clang-format"
 
 check_only=0
 want_qemu10=0
+quiet=0
 for arg in "$@"; do
 	case "$arg" in
 	--check) check_only=1 ;;
+	--quiet) quiet=1 ;;
 	--qemu10) want_qemu10=1 ;;
 	-h | --help)
-		sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*)
@@ -39,7 +42,7 @@ for p in $PACKAGES; do
 done
 
 if [ -z "$missing" ]; then
-	echo "install-deps: all packages present"
+	[ "$quiet" = 1 ] || echo "install-deps: all packages present"
 elif [ "$check_only" = 1 ]; then
 	echo "install-deps: missing:$missing" >&2
 	echo "install-deps: run: sudo apt-get install -y$missing" >&2

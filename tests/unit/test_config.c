@@ -271,8 +271,9 @@ static void test_diagnostics(void **state)
 				 "0..65535: using default '0'");
 	expect_one("seed=x", "cmdline: 'seed=x': expected a number in "
 			     "0..18446744073709551615: using default '1'");
-	expect_one("selftest=crash", "cmdline: 'selftest=crash': expected "
-				     "none|fault|fail: using default 'none'");
+	expect_one("selftest=crash",
+		   "cmdline: 'selftest=crash': expected "
+		   "none|fault|fail|fault-ap: using default 'none'");
 	expect_one("help=3", "cmdline: 'help=3': expected "
 			     "1|0|yes|no|on|off|true|false: using default "
 			     "'off'");
