@@ -79,9 +79,13 @@ void apic_init_cpu(void)
 	uint64_t base = rdmsr(MSR_APIC_BASE) | APIC_BASE_EN;
 	unsigned max_lvt;
 
-	if (apic_mode == APIC_X2APIC)
-		base |= APIC_BASE_EXTD;
+	/*
+	 * Disabled -> x2APIC in one write is an invalid transition (#GP, SDM
+	 * 11.12.5): enable xAPIC mode first, then switch.
+	 */
 	wrmsr(MSR_APIC_BASE, base);
+	if (apic_mode == APIC_X2APIC && !(base & APIC_BASE_EXTD))
+		wrmsr(MSR_APIC_BASE, base | APIC_BASE_EXTD);
 	apic_write(APIC_SVR, SVR_ENABLE | VEC_SPURIOUS);
 	apic_write(APIC_TPR, 0);
 	max_lvt = (apic_read(APIC_VERSION) >> 16) & 0xff;
