@@ -36,6 +36,16 @@ uint64_t bench_overhead(void);
 uint64_t *bench_alloc(size_t n);
 void bench_free(uint64_t *buf, size_t n);
 
+/* Prints a parameter diagnostic as an INFO line (struct param_diag). */
+void bench_diag(void *ctx, const char *msg);
+
+/*
+ * Pages per INVLPGB for experiment `bench`: the real instruction's maximum
+ * (bare metal, CPUID), the software model's under invlpgb=emulate (and
+ * *emulated set), or 0 after a SKIP "<bench>: invlpgb" naming the reason.
+ */
+uint32_t bench_invlpgb(const char *bench, bool *emulated);
+
 /* A progress line at most every few seconds during long runs. */
 void bench_progress(const char *what, unsigned done, unsigned total);
 

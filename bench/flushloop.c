@@ -7,7 +7,7 @@
  * second, all CPUs together and per CPU, for 1, 2, 4, ... all CPUs.
  */
 #include "bench/bench.h"
-#include "bench/invlpgb_emul.h"
+#include "bench/flush.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/printf.h"
@@ -48,19 +48,6 @@ static inline uint64_t own_va(unsigned cpu)
 	return FL_BASE + (uint64_t)cpu * PAGE_SIZE;
 }
 
-static void flush_one(void *arg)
-{
-	invlpg(arg);
-}
-
-static void flush_range(void *arg)
-{
-	const uint64_t *r = arg; /* {start, end} */
-
-	for (uint64_t va = r[0]; va < r[1]; va += PAGE_SIZE)
-		invlpg((const void *)va);
-}
-
 static void flush(uint64_t va)
 {
 	struct cpumask others;
@@ -68,18 +55,18 @@ static void flush(uint64_t va)
 				    .pcide = cpu_info.pcid};
 	struct invlpgb_req req = {.va = va, .pages = 1};
 	struct invlpgb_regs r;
-	uint64_t range[2] = {va, va + PAGE_SIZE};
+	struct flush_range range = {va, 1};
 
 	cpumask_copy(&others, &participants);
 	cpumask_clear(this_cpu(), &others);
 	switch (fl_strategy) {
 	case FL_IPI_PAGE:
-		invlpg((const void *)va);
-		on_cpumask_shared(&others, flush_one, (void *)va);
+		flush_page((void *)va);
+		on_cpumask_shared(&others, flush_page, (void *)va);
 		break;
 	case FL_IPI_RANGE:
-		flush_range(range);
-		on_cpumask_shared(&others, flush_range, range);
+		flush_range(&range);
+		on_cpumask_shared(&others, flush_range, &range);
 		break;
 	default:
 		mfence();
@@ -223,21 +210,12 @@ static void record(unsigned n, uint64_t duration_us, uint64_t *nonzero)
 
 static bool strategy_available(enum fl_strategy s)
 {
+	bool emulated;
+
 	if (s != FL_INVLPGB)
 		return true;
-	if (cpu_info.invlpgb) {
-		invlpgb_max = cpu_info.invlpgb_max_pages;
-		return true;
-	}
-	if (bench_params.invlpgb.mode == PARAM_INVLPGB_EMULATE &&
-	    invlpgb_emul_enable()) {
-		invlpgb_max = 8;
-		return true;
-	}
-	report_skip("flushloop: invlpgb", "%s",
-		    cpu_info.invlpgb_cpuid ? "running under a hypervisor"
-					   : "not supported by this CPU");
-	return false;
+	invlpgb_max = bench_invlpgb("flushloop", &emulated);
+	return invlpgb_max != 0;
 }
 
 void flushloop_run(void)
@@ -270,8 +248,6 @@ void flushloop_run(void)
 			  fl_names[s]);
 		report_check(!nonzero, name, "%llu reads saw old data",
 			     (unsigned long long)nonzero);
-		if (s == FL_INVLPGB && !cpu_info.invlpgb)
-			invlpgb_emul_disable();
 	}
 	bench_free(latency, FL_LATENCIES);
 }

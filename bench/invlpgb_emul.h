@@ -5,6 +5,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/*
+ * Pages per emulated instruction: the model takes any count, but a small
+ * maximum makes the chunking run as on Zen 4 (8 pages).
+ */
+#define INVLPGB_EMUL_MAX_PAGES 8
+
 /* Catches INVLPGB/TLBSYNC's #UD and emulates them; false if the CPU has
  * the real instruction (then nothing is emulated). */
 bool invlpgb_emul_enable(void);

@@ -117,9 +117,7 @@ static void tlb_primitives(uint64_t *s, unsigned n)
 		time_invlpgb(s, n);
 	else
 		report_skip("primitives: invlpgb + tlbsync", "%s",
-			    cpu_info.invlpgb_cpuid
-				    ? "running under a hypervisor"
-				    : "not supported by this CPU");
+			    cpu_invlpgb_absent_reason());
 }
 
 static void nothing(void *arg)

@@ -9,6 +9,7 @@
  * afterwards each page's swap copy must hold the last write that succeeded.
  */
 #include "bench/bench.h"
+#include "bench/flush.h"
 #include "bench/rng.h"
 #include "bench/reclaim.h"
 #include "kernel/cpu.h"
@@ -41,7 +42,6 @@ static const struct rc_config *cur;
 static uint64_t *cold_frame; /* frame of each cold page while mapped */
 static uint64_t *last_write; /* last successful value, per cold page */
 static uint64_t swap_pa;     /* swap area: one frame per cold page */
-static uint64_t hot_mapped;  /* pages per worker mapped so far */
 static uint64_t hot_stride;  /* bytes between two workers' regions */
 
 static inline uint64_t cold_va(uint64_t p)
@@ -94,14 +94,13 @@ static void worker_loop(void *arg)
 static bool map_hot(const struct rc_config *cfg)
 {
 	for (unsigned w = 0; w < cfg->workers; w++)
-		for (uint64_t i = hot_mapped; i < cfg->hot_pages; i++) {
+		for (uint64_t i = 0; i < cfg->hot_pages; i++) {
 			uint64_t pa = frame_alloc(PMM_ZERO);
 
 			if (!pa || vm_map(hot_va(w, i * PAGE_SIZE), pa, PT_4K,
 					  PTE_P | pte_nx(), NULL))
 				return false;
 		}
-	hot_mapped = cfg->hot_pages;
 	return true;
 }
 
@@ -121,18 +120,14 @@ static bool map_cold(const struct rc_config *cfg)
 
 bool rc_prepare(const struct rc_config *cfg)
 {
-	uint64_t n = cfg->cold_pages,
-		 meta = (n * 8 + PAGE_SIZE - 1) / PAGE_SIZE;
+	uint64_t n = cfg->cold_pages;
 
 	cur = cfg;
 	hot_stride = (cfg->hot_pages * PAGE_SIZE + LARGE_PAGE_SIZE - 1) &
 		     ~(LARGE_PAGE_SIZE - 1);
-	if (!cold_frame) {
-		cold_frame = bench_alloc(n);
-		last_write = bench_alloc(n);
-		swap_pa = frame_alloc_run(n, PAGE_SIZE);
-		(void)meta;
-	}
+	cold_frame = bench_alloc(n);
+	last_write = bench_alloc(n);
+	swap_pa = frame_alloc_run(n, PAGE_SIZE);
 	return cold_frame && last_write && swap_pa && map_hot(cfg);
 }
 
@@ -149,30 +144,6 @@ void rc_release(const struct rc_config *cfg)
 /* --- paging out ------------------------------------------------------ */
 
 static struct cpumask others;
-
-static void flush_full(void *arg)
-{
-	(void)arg;
-	cr3_reload();
-}
-
-static void flush_one(void *arg)
-{
-	invlpg(arg);
-}
-
-struct range {
-	uint64_t va;
-	unsigned pages;
-};
-
-static void flush_range(void *arg)
-{
-	const struct range *r = arg;
-
-	for (unsigned i = 0; i < r->pages; i++)
-		invlpg((const void *)(r->va + i * PAGE_SIZE));
-}
 
 /* Clears the PTEs of [first, first + n); the frames are kept for now. */
 static void clear_ptes(uint64_t first, unsigned n)
@@ -203,7 +174,7 @@ static void free_frames(uint64_t first, unsigned n)
 /* One flush of n pages from first, by IPIs or by INVLPGB. */
 static void flush(struct rc_run *run, uint64_t first, unsigned n)
 {
-	struct range r = {cold_va(first), n};
+	struct flush_range r = {cold_va(first), n};
 	struct invlpgb_caps caps = {.max_pages = cur->invlpgb_max_pages,
 				    .pcide = cpu_info.pcid};
 	struct invlpgb_req req = {.va = r.va, .pages = n};
@@ -218,11 +189,11 @@ static void flush(struct rc_run *run, uint64_t first, unsigned n)
 		tlbsync();
 		return;
 	}
+	/* Linux's rule: INVLPG up to 33 pages, else reload CR3. */
 	if (run->s == RC_PER_PAGE_INVLPG || (run->s != RC_PER_PAGE && n <= 33))
-		on_cpumask_async(&others, n == 1 ? flush_one : flush_range,
-				 n == 1 ? (void *)r.va : (void *)&r, IPI_EACH);
+		on_cpumask_async(&others, flush_range, &r, IPI_EACH);
 	else
-		on_cpumask_async(&others, flush_full, NULL, IPI_EACH);
+		on_cpumask_async(&others, flush_all, NULL, IPI_EACH);
 	flush_range(&r);
 	xcall_wait(&others, WAIT_US);
 }
@@ -271,16 +242,6 @@ static void snapshot(int k)
 {
 	for (unsigned w = 0; w < cur->workers; w++)
 		snap[k][w] = workers[w].reads;
-}
-
-static uint64_t irqs_all(void)
-{
-	uint64_t sum = 0;
-	unsigned cpu;
-
-	for_each_cpu(cpu, &cpus_online)
-		sum += xcall_irqs(cpu);
-	return sum;
 }
 
 static unsigned worker_cpu[MAX_CPUS];
@@ -367,12 +328,12 @@ bool rc_run_strategy(const struct rc_config *cfg, struct rc_run *run,
 	snapshot(1);
 	t1 = rdtsc_ordered();
 	icr0 = apic_icr_writes[0];
-	irq0 = irqs_all();
+	irq0 = xcall_irqs_sum(&cpus_online);
 	page_out(run, samples);
 	t2 = rdtsc_ordered();
 	snapshot(2);
 	run->icr = apic_icr_writes[0] - icr0;
-	run->irqs = irqs_all() - irq0;
+	run->irqs = xcall_irqs_sum(&cpus_online) - irq0;
 	stop_workers();
 	pf_expect_end(NULL);
 	run->cycles = t2 - t1;

@@ -6,7 +6,6 @@
  * recorded, and the swap copies are checked for lost writes.
  */
 #include "bench/bench.h"
-#include "bench/invlpgb_emul.h"
 #include "bench/reclaim.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
@@ -175,22 +174,6 @@ static void negative_control(struct rc_config *c, uint64_t *s)
 			    "the check cannot prove anything");
 }
 
-static void choose_invlpgb(struct rc_config *c)
-{
-	if (cpu_info.invlpgb) {
-		c->invlpgb_max_pages = cpu_info.invlpgb_max_pages;
-	} else if (bench_params.invlpgb.mode == PARAM_INVLPGB_EMULATE &&
-		   invlpgb_emul_enable()) {
-		c->invlpgb_max_pages = 8;
-		c->invlpgb_emulated = true;
-	} else {
-		report_skip("reclaim: invlpgb", "%s",
-			    cpu_info.invlpgb_cpuid
-				    ? "running under a hypervisor"
-				    : "not supported by this CPU");
-	}
-}
-
 void reclaim_run(void)
 {
 	static struct rc_config c;
@@ -204,7 +187,7 @@ void reclaim_run(void)
 			       .base_us = bench_params.duration_ms * 1000,
 			       .seed = bench_params.seed};
 	size_up(&c, cpumask_count(&cpus_online) - 1);
-	choose_invlpgb(&c);
+	c.invlpgb_max_pages = bench_invlpgb("reclaim", &c.invlpgb_emulated);
 	s = bench_alloc(c.cold_pages);
 	if (!s || !c.cold_pages || !rc_prepare(&c)) {
 		report_fail("reclaim: setup", "out of memory");
@@ -223,8 +206,6 @@ void reclaim_run(void)
 	}
 	check_ratio();
 	negative_control(&c, s);
-	if (c.invlpgb_emulated)
-		invlpgb_emul_disable();
 	rc_release(&c);
 	bench_free(s, c.cold_pages);
 }

@@ -4,9 +4,11 @@
  * record writer shared by every experiment.
  */
 #include "bench/bench.h"
+#include "bench/invlpgb_emul.h"
 #include "bench/sweep.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
+#include "kernel/printf.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
@@ -36,7 +38,7 @@ struct bench_params bench_params;
 static uint64_t overhead = UINT64_MAX;
 static uint64_t last_progress;
 
-static void diag_info(void *ctx, const char *msg)
+void bench_diag(void *ctx, const char *msg)
 {
 	(void)ctx;
 	report_info("%s", msg);
@@ -150,13 +152,61 @@ static bool selected(size_t idx)
 	return false;
 }
 
+static bool model_on; /* the INVLPGB software model is installed */
+
+/* invlpgb=force: execute it once, as asked; the #UD is caught, reported. */
+static void invlpgb_force_probe(const char *bench)
+{
+	static bool probed;
+	char name[48];
+	int vec;
+
+	if (probed)
+		return;
+	probed = true;
+	vec = invlpgb_safe(0x5, 0, 0); /* VA 0, ASID 0, one page */
+	if (!vec)
+		vec = tlbsync_safe();
+	ksnprintf(name, sizeof(name), "%s: invlpgb=force", bench);
+	report_check(!vec, name, "INVLPGB/TLBSYNC raised vector %d (%s)", vec,
+		     cpu_invlpgb_absent_reason());
+}
+
+uint32_t bench_invlpgb(const char *bench, bool *emulated)
+{
+	enum param_invlpgb_mode mode = bench_params.invlpgb.mode;
+	char name[48];
+
+	*emulated = false;
+	ksnprintf(name, sizeof(name), "%s: invlpgb", bench);
+	if (mode == PARAM_INVLPGB_OFF) {
+		report_skip(name, "turned off by invlpgb=off");
+		return 0;
+	}
+	if (cpu_info.invlpgb)
+		return cpu_info.invlpgb_max_pages;
+	if (model_on) {
+		*emulated = true;
+		return INVLPGB_EMUL_MAX_PAGES;
+	}
+	if (mode == PARAM_INVLPGB_FORCE) {
+		invlpgb_force_probe(bench);
+		report_skip(name, "INVLPGB is not executable here");
+		return 0;
+	}
+	report_skip(name, "%s", cpu_invlpgb_absent_reason());
+	return 0;
+}
+
 void bench_run(const struct config *cfg)
 {
 	struct param_names benches = PARAM_NAMES_FIELD(experiments, name);
 	struct param_names strategies = PARAM_NAMES_ARRAY(strategy_names);
-	struct param_diag d = {diag_info, NULL};
+	struct param_diag d = {bench_diag, NULL};
 
 	params_from_config(cfg, &benches, &strategies, &bench_params, &d);
+	model_on = bench_params.invlpgb.mode == PARAM_INVLPGB_EMULATE &&
+		   invlpgb_emul_enable();
 	report_info("bench: timer overhead %llu cycles (subtracted)",
 		    (unsigned long long)bench_overhead());
 	for (size_t i = 0; i < nr_experiments; i++) {
@@ -166,4 +216,6 @@ void bench_run(const struct config *cfg)
 			    experiments[i].desc);
 		experiments[i].run();
 	}
+	if (model_on)
+		invlpgb_emul_disable();
 }

@@ -71,25 +71,6 @@ void sd_touch(void *arg)
 		(void)*page_va(i);
 }
 
-void sd_flush_one(void *arg)
-{
-	invlpg((const void *)arg);
-}
-
-void sd_flush_range(void *arg)
-{
-	unsigned k = (unsigned)(uintptr_t)arg;
-
-	for (unsigned i = 0; i < k; i++)
-		invlpg((const void *)page_va(i));
-}
-
-void sd_flush_full(void *arg)
-{
-	(void)arg;
-	cr3_reload();
-}
-
 /* Counts reads that did not see the current side's frame. */
 void sd_verify(void *arg)
 {

@@ -27,9 +27,6 @@ void sd_flip(unsigned k);
 
 /* Cross-call functions; arg is a page count or an address. */
 void sd_touch(void *arg);
-void sd_flush_one(void *arg);
-void sd_flush_range(void *arg);
-void sd_flush_full(void *arg);
 void sd_verify(void *arg);
 
 #endif

@@ -6,6 +6,7 @@
  * responders, their TLBs warmed before every sample.
  */
 #include "bench/bench.h"
+#include "bench/flush.h"
 #include "bench/rng.h"
 #include "bench/shootdown.h"
 #include "bench/sweep.h"
@@ -67,29 +68,30 @@ static size_t encode_invlpgb(unsigned k, const struct sd_sweep *sw)
 	return n;
 }
 
-static void ipi_round(xcall_fn fn, void *arg, enum ipi_mode mode,
-		      void (*local)(void *))
+/* One IPI round; the initiator does the same to its own TLB meanwhile. */
+static void ipi_round(xcall_fn fn, void *arg, enum ipi_mode mode)
 {
 	on_cpumask_async(&resp, fn, arg, mode);
-	local(arg); /* the initiator's own TLB, while the IPIs fly */
+	fn(arg);
 	xcall_wait(&resp, WAIT_US);
 }
 
 static void flush(enum strategy s, enum ipi_mode mode, unsigned k, size_t n)
 {
+	struct flush_range all_k = {SD_BASE, k};
+
 	switch (s == S_IPI_LINUX ? (k <= 33 ? S_IPI_RANGE : S_IPI_FULL) : s) {
 	case S_IPI_PAGE:
 		for (unsigned i = 0; i < k; i++)
-			ipi_round(sd_flush_one,
-				  (void *)(SD_BASE + (uint64_t)i * 4096), mode,
-				  sd_flush_one);
+			ipi_round(flush_page,
+				  (void *)(SD_BASE + (uint64_t)i * PAGE_SIZE),
+				  mode);
 		break;
 	case S_IPI_RANGE:
-		ipi_round(sd_flush_range, (void *)(uintptr_t)k, mode,
-			  sd_flush_range);
+		ipi_round(flush_range, &all_k, mode);
 		break;
 	case S_IPI_FULL:
-		ipi_round(sd_flush_full, NULL, mode, sd_flush_full);
+		ipi_round(flush_all, NULL, mode);
 		break;
 	default:
 		for (size_t i = 0; i < n; i++)
@@ -97,16 +99,6 @@ static void flush(enum strategy s, enum ipi_mode mode, unsigned k, size_t n)
 		tlbsync();
 		break;
 	}
-}
-
-static uint64_t irqs_now(void)
-{
-	uint64_t sum = 0;
-	unsigned cpu;
-
-	for_each_cpu(cpu, &resp)
-		sum += xcall_irqs(cpu);
-	return sum;
 }
 
 /* One sample of one variant: warm, change, time the flush, verify. */
@@ -119,12 +111,12 @@ static void sample(struct variant *v, unsigned k, size_t ninsn, size_t slot)
 	sd_touch((void *)(uintptr_t)k);
 	sd_flip(k);
 	icr0 = apic_icr_writes[0];
-	irq0 = irqs_now();
+	irq0 = xcall_irqs_sum(&resp);
 	t0 = rdtsc_ordered();
 	flush(v->s, v->mode, k, ninsn);
 	t1 = rdtsc_ordered();
 	v->icr += apic_icr_writes[0] - icr0;
-	v->irqs += irqs_now() - irq0;
+	v->irqs += xcall_irqs_sum(&resp) - irq0;
 	if (v->samples) {
 		v->samples[slot] = t1 - t0;
 		for_each_cpu(cpu, &resp)
@@ -327,7 +319,7 @@ static void negative_control(const struct sd_sweep *sw)
 	stale = stale_total(&cpu, &va);
 	stale_reset();
 	/* Leave every TLB clean for whatever runs next. */
-	ipi_round(sd_flush_full, NULL, IPI_EACH, sd_flush_full);
+	ipi_round(flush_all, NULL, IPI_EACH);
 	if (stale)
 		report_pass("shootdown: negative control: %llu stale reads "
 			    "of %u pages without a flush",
@@ -380,8 +372,6 @@ void shootdown_sweep(const struct sd_sweep *sw)
 		return;
 	}
 	rng_seed(&rng, sw->seed);
-	if (sw->invlpgb_skip)
-		report_skip("shootdown: invlpgb", "%s", sw->invlpgb_skip);
 	table_results_begin(&table,
 			    "shootdown: latency of the invalidation on the "
 			    "initiator (cpu 0)",

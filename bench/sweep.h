@@ -28,7 +28,6 @@ struct sd_sweep {
 	uint32_t invlpgb_max_pages; /* 0: INVLPGB is not run */
 	bool invlpgb_emulated;
 	bool bug_count; /* inject a wrong encoding: one page too few */
-	const char *invlpgb_skip; /* why INVLPGB is not run, or NULL */
 };
 
 void shootdown_sweep(const struct sd_sweep *sw);

@@ -104,3 +104,11 @@ void cpu_identify(void)
 	identify_brand(c);
 	identify_hypervisor(c);
 }
+
+const char *cpu_invlpgb_absent_reason(void)
+{
+	return cpu_info.invlpgb_cpuid
+		       ? "running under a hypervisor: a guest's INVLPGB does "
+			 "not reach its sibling vCPUs"
+		       : "not supported by this CPU (CPUID Fn8000_0008 EBX[3])";
+}

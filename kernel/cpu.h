@@ -31,6 +31,9 @@ extern struct cpu_info cpu_info;
 
 void cpu_identify(void);
 
+/* Why the harness may not use INVLPGB here (when cpu_info.invlpgb is false). */
+const char *cpu_invlpgb_absent_reason(void);
+
 /*
  * Dense index of the running CPU (0 = the boot CPU): %gs:8 of its struct
  * percpu (smp/percpu.h), installed first thing on every CPU.

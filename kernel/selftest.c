@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bootinfo.h"
 #include "cpu.h"
+#include "printf.h"
 #include "report.h"
 #include "selftest.h"
 #include "trap.h"
@@ -70,10 +71,17 @@ static void check_tsc(void)
 	report_check(!backwards, "tsc: monotonic on this cpu",
 		     "went backwards %llu times in %d reads",
 		     (unsigned long long)backwards, TSC_MONOTONIC_READS);
-	if (tsc_freq.khz)
-		report_pass("tsc: frequency %llu kHz from %s",
-			    (unsigned long long)tsc_freq.khz, tsc_freq.source);
-	else
+	if (tsc_freq.khz) {
+		char name[64];
+
+		/* CPUID and hypervisor leaves are taken on trust: check. */
+		ksnprintf(name, sizeof(name), "tsc: frequency %llu kHz from %s",
+			  (unsigned long long)tsc_freq.khz, tsc_freq.source);
+		report_check(tsc_khz_plausible(tsc_freq.khz), name,
+			     "outside %llu..%llu kHz",
+			     (unsigned long long)TSC_KHZ_MIN,
+			     (unsigned long long)TSC_KHZ_MAX);
+	} else
 		report_skip("tsc: frequency", "%s; times stay in cycles",
 			    tsc_freq.why);
 }

@@ -22,9 +22,6 @@
 #define PIT_WINDOWS	 3
 /* Polls of port 0x61 before giving up (a 50 ms window takes ~50k). */
 #define PIT_POLL_LIMIT 50000000u
-/* Plausible TSC rates: anything outside is a broken or missing PIT. */
-#define TSC_KHZ_MIN 100000ull
-#define TSC_KHZ_MAX 20000000ull
 
 struct tsc_freq tsc_freq;
 
@@ -69,7 +66,7 @@ static bool calibrate_pit(void)
 		return false;
 	}
 	khz = best * PIT_HZ / (PIT_WINDOW_TICKS * 1000ull);
-	if (khz < TSC_KHZ_MIN || khz > TSC_KHZ_MAX) {
+	if (!tsc_khz_plausible(khz)) {
 		ksnprintf(tsc_freq.why, sizeof(tsc_freq.why),
 			  "PIT calibration gave an implausible %llu kHz",
 			  (unsigned long long)khz);
@@ -138,17 +135,16 @@ uint64_t tsc_to_ns(uint64_t cycles)
 	       cycles % tsc_freq.khz * 1000000ull / tsc_freq.khz;
 }
 
-void udelay(uint64_t us)
-{
-	/* Unknown frequency: assume a fast (5 GHz) TSC so we wait too long. */
-	uint64_t khz = tsc_freq.khz ? tsc_freq.khz : 5000000;
-	uint64_t end = rdtsc() + us * khz / 1000;
-
-	while (rdtsc() < end)
-		cpu_relax();
-}
-
+/* Unknown frequency: assume a fast (5 GHz) TSC, so waits are too long. */
 uint64_t us_to_cycles(uint64_t us)
 {
 	return us * (tsc_freq.khz ? tsc_freq.khz : 5000000) / 1000;
+}
+
+void udelay(uint64_t us)
+{
+	uint64_t end = rdtsc() + us_to_cycles(us);
+
+	while (rdtsc() < end)
+		cpu_relax();
 }

@@ -13,6 +13,15 @@ struct tsc_freq {
 
 extern struct tsc_freq tsc_freq;
 
+/* Plausible TSC rates: anything outside is a broken source. */
+#define TSC_KHZ_MIN 100000ull
+#define TSC_KHZ_MAX 20000000ull
+
+static inline int tsc_khz_plausible(uint64_t khz)
+{
+	return khz >= TSC_KHZ_MIN && khz <= TSC_KHZ_MAX;
+}
+
 /*
  * Finds the TSC frequency: CPUID 0x15 (crystal ratio), else CPUID 0x16
  * (base frequency), else the hypervisor's leaf 0x40000010, else by timing

@@ -86,11 +86,7 @@ static void check_invlpgb(void)
 
 	if (!cpu_info.invlpgb) {
 		report_skip("tlb: invlpgb + tlbsync", "%s",
-			    cpu_info.invlpgb_cpuid
-				    ? "a hypervisor is present: a guest's "
-				      "INVLPGB does not reach its sibling vCPUs"
-				    : "CPUID Fn8000_0008 EBX[3] (INVLPGB) is "
-				      "clear");
+			    cpu_invlpgb_absent_reason());
 		return;
 	}
 	err = invlpgb_encode(&req, &caps, &r);

@@ -63,8 +63,8 @@ static void ap_idle(struct percpu *pc)
 }
 
 /* C entry of every AP, on the stack its ticket gave it. */
-void ap_main(unsigned ticket);
-void ap_main(unsigned ticket)
+void ap_main(void);
+void ap_main(void)
 {
 	uint32_t id = my_apic_id();
 	unsigned cpu;
@@ -75,7 +75,6 @@ void ap_main(unsigned ticket)
 		__atomic_fetch_add(&ap_strays, 1, __ATOMIC_SEQ_CST);
 		halt_forever();
 	}
-	percpu[cpu]->stack_top = ap_stacks[ticket];
 	percpu_install(percpu[cpu]);
 	traps_init_cpu(percpu[cpu]->tables);
 	mm_init_ap();

@@ -14,10 +14,9 @@
 #define CACHELINE 64
 
 struct percpu {
-	struct percpu *self; /* %gs:0 */
-	uint32_t cpu;	     /* %gs:8: dense index */
-	uint32_t apic_id;    /* %gs:12 */
-	uint64_t stack_top;
+	struct percpu *self;	   /* %gs:0 */
+	uint32_t cpu;		   /* %gs:8: dense index */
+	uint32_t apic_id;	   /* %gs:12 */
 	void *tables;		   /* GDT, TSS, IST stacks (kernel/trap.c) */
 	int64_t tsc_offset_signed; /* TSC minus the boot CPU's, measured */
 	uint32_t acpi_domain;

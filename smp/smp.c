@@ -80,8 +80,8 @@ static void read_acpi(void)
 {
 	const uint8_t *rsdp = boot_info.rsdp_len ? boot_info.rsdp : NULL;
 
-	smp_stats.acpi_ok = acpi_parse(rsdp, boot_info.rsdp_len, acpi_reader,
-				       NULL, &acpi) == 0;
+	/* Problems end up in acpi.errors (smp_report); no MADT: one CPU. */
+	acpi_parse(rsdp, boot_info.rsdp_len, acpi_reader, NULL, &acpi);
 	if (acpi.madt.present)
 		smp_stats.cpus_madt = (unsigned)acpi.madt.cpu_count;
 	if (acpi.fadt.reset) {

@@ -14,7 +14,6 @@
 #include "smp/topology.h"
 
 struct smp_stats {
-	bool acpi_ok;
 	unsigned cpus_madt;   /* enabled CPUs in the MADT (0 if no MADT) */
 	unsigned cpus_wanted; /* after cpus= and the limits */
 	uint64_t bringup_cycles;
@@ -69,13 +68,13 @@ bool on_cpumask(const struct cpumask *mask, xcall_fn fn, void *arg,
  * on while it waits, so that it answers the others meanwhile.
  */
 bool on_cpumask_shared(const struct cpumask *mask, xcall_fn fn, void *arg);
-/* How many xcalls cpu has completed (acknowledgements are counted). */
-uint32_t xcall_done(unsigned cpu);
 /* TSC cycles from handler entry to acknowledgement of its last xcall. */
 uint64_t xcall_handler_cycles(unsigned cpu);
-/* Cross-call interrupts cpu has taken (may be fewer than calls: IPIs of
- * one vector coalesce). */
-uint64_t xcall_irqs(unsigned cpu);
+/*
+ * Cross-call interrupts the CPUs of mask have taken (may be fewer than
+ * calls: IPIs of one vector coalesce).
+ */
+uint64_t xcall_irqs_sum(const struct cpumask *mask);
 
 /* Raw IPI round trip (smp/xcall.c): VEC_PING to cpu, wait for its ack. */
 bool ping_cpu(unsigned cpu);

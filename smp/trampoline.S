@@ -68,7 +68,6 @@ lm64:
 	lock xaddl %eax, TR(tr_ticket)(%rbx)
 	movq TR(tr_stacks)(%rbx), %rcx
 	movq (%rcx, %rax, 8), %rsp
-	movl %eax, %edi			/* ap_main(ticket) */
 	xorl %ebp, %ebp
 	movq TR(tr_entry)(%rbx), %rcx
 	call *%rcx

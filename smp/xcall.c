@@ -151,19 +151,19 @@ bool on_cpu(unsigned cpu, xcall_fn fn, void *arg)
 	return on_cpumask(&one, fn, arg, IPI_EACH);
 }
 
-uint32_t xcall_done(unsigned cpu)
-{
-	return mbox[cpu].done;
-}
-
 uint64_t xcall_handler_cycles(unsigned cpu)
 {
 	return mbox[cpu].handler_cycles;
 }
 
-uint64_t xcall_irqs(unsigned cpu)
+uint64_t xcall_irqs_sum(const struct cpumask *mask)
 {
-	return mbox[cpu].irqs;
+	uint64_t sum = 0;
+	unsigned cpu;
+
+	for_each_cpu(cpu, mask)
+		sum += mbox[cpu].irqs;
+	return sum;
 }
 
 void cpus_others(struct cpumask *out)
