@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 struct flush_range {
-	uint64_t va;    /* first page */
+	uint64_t va;	/* first page */
 	uint64_t pages; /* 4 KiB pages from va */
 };
 
