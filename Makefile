@@ -97,7 +97,8 @@ qemu-check: $(ELF) $(ISO)
 deps:
 	tools/install-deps.sh
 
-C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+# Tracked files and new ones not yet added (but not ignored ones).
+C_FILES = $(shell git ls-files --cached --others --exclude-standard '*.c' '*.h' 2>/dev/null)
 format:
 	clang-format -i $(C_FILES)
 format-check:
