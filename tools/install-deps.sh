@@ -6,7 +6,7 @@
 #   tools/install-deps.sh --check    only report; exit 1 if anything is missing
 #   tools/install-deps.sh --quiet    say nothing when everything is there
 #   tools/install-deps.sh --qemu10   also unpack QEMU 10 from bookworm-backports
-#                                    into build/qemu10 (see docs/qemu10.md)
+#                                    into build/qemu10 (see docs/qemu.md)
 #
 # Without root it prints the exact command to run instead.
 set -eu

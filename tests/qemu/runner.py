@@ -46,6 +46,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, HERE)
 
 import checklog  # noqa: E402
+import run_qemu  # noqa: E402
 
 CASES_FILE = os.path.join(HERE, "cases.tsv")
 LOG_DIR = os.path.join(ROOT, "build", "test-logs")
@@ -55,7 +56,7 @@ OVMF = ("/usr/share/OVMF/OVMF_CODE_4M.fd", "/usr/share/OVMF/OVMF_VARS_4M.fd")
 COLUMNS = ("name", "group", "boot", "machine", "smp", "cpu", "status",
            "timeout", "args", "options", "checks")
 # run-qemu.sh's exit status -> the guest's EXIT: STATUS that must be printed.
-GUEST_STATUS = {0: 0, 1: 1, 77: 38, 3: 63}
+GUEST_STATUS = {ours: guest for guest, ours in run_qemu.GUEST_STATUS.items()}
 TSC_TOLERANCE = 0.01  # guest TSC under TCG = host TSC: within 1%
 MEM_TOLERANCE = 0.05  # usable RAM found vs -m: firmware keeps a little
 
@@ -79,6 +80,7 @@ class Case:
         self.expect_text, self.expect_fields = [], {}
         self.expect_boot, self.tsc, self.needs = None, False, []
         self.mem_bytes = 0
+        self.stopped, self.within = False, None
         self.sweep = None
         self.reclaim = self.flushloop = False
         for item in words(row["checks"]):
@@ -89,6 +91,20 @@ class Case:
             self.needs.append("ovmf")
         if "--qemu10" in self.options:
             self.needs.append("qemu10")
+        if self.accel() == "kvm":
+            self.needs.append("kvm")
+        if self.stopped and self.status != run_qemu.E_ABORT:
+            raise ValueError("'stopped' goes with status 3")
+
+    def accel(self):
+        """The accelerator the case asks for: tcg unless its options say
+        otherwise, so that what TCG shows (stale entries, the host's TSC)
+        is what the checks see on any machine."""
+        opts = self.options
+        for i, opt in enumerate(opts[:-1]):
+            if opt == "--accel":
+                return opts[i + 1]
+        return "tcg"
 
     def add_check(self, item):
         """One word of the checks column (see cases.tsv)."""
@@ -107,8 +123,10 @@ class Case:
             self.tsc = True
         elif key == "mem":
             self.mem_bytes = parse_size(val)
-        elif item in ("reclaim", "flushloop"):
+        elif item in ("reclaim", "flushloop", "stopped"):
             setattr(self, item, True)
+        elif key == "within":
+            self.within = float(val)
         elif key == "sweep":
             pages, targets, strategies = val.split(";")
             self.sweep = ([int(p) for p in pages.split(",")],
@@ -182,8 +200,21 @@ def have_tools():
         else "no OVMF firmware (apt-get install ovmf)",
         "qemu10": None if os.access(QEMU10, os.X_OK)
         else "no QEMU 10 (run tools/fetch-qemu10.sh)",
-        "kvm": None if os.access("/dev/kvm", os.R_OK | os.W_OK) else "no usable /dev/kvm",
     }
+
+
+def kvm_problem(case, qemu):
+    """None if KVM can run this case's machine here, else why not."""
+    try:
+        q = run_qemu.Qemu(qemu or shutil.which("qemu-system-x86_64") or "qemu-system-x86_64")
+    except OSError as exc:
+        return str(exc)
+    opts = run_qemu.Options()
+    opts.machine, opts.smp, opts.cpu = case.machine, case.smp, None
+    if case.cpu != "-":
+        opts.cpu = case.cpu
+    _, why = run_qemu.try_kvm(q, opts)
+    return why
 
 
 class Reporter:
@@ -272,8 +303,12 @@ class Runner:
     def command(self, case, log, jsonl):
         """The run-qemu.sh command line for a case."""
         cmd = [os.path.join(ROOT, "run-qemu.sh"), "--no-build", "--boot", case.boot,
-               "--machine", case.machine, "--smp", str(case.smp), "--cpu", case.cpu,
+               "--machine", case.machine, "--smp", str(case.smp),
                "--timeout", str(self.timeout(case)), "--log", log, "--json", jsonl]
+        if case.cpu != "-":
+            cmd += ["--cpu", case.cpu]
+        if "--accel" not in case.options:
+            cmd += ["--accel", case.accel()]
         if self.opts.qemu and "--qemu10" not in case.options and "--qemu" not in case.options:
             cmd += ["--qemu", self.opts.qemu]
         if self.opts.kernel:
@@ -313,7 +348,7 @@ class Runner:
         lines = [ln for ln in err.decode("utf-8", "replace").splitlines() if ln.strip()]
         return proc.returncode, lines, time.monotonic() - t0, log
 
-    def judge(self, case, status, errlines, log):
+    def judge(self, case, status, errlines, secs, log):
         """(reason, details) of a failure, or (None, []) when the case passed."""
         last = errlines[-1] if errlines else "(run-qemu.sh printed nothing)"
         if status is None:
@@ -324,6 +359,11 @@ class Runner:
         if status in (2, 124) or not os.path.exists(log):
             # No complete console to check: the status says it all.
             return (problems[0] if problems else last), errlines[-10:]
+        if case.within is not None and secs > case.within:
+            problems.append(f"run-qemu.sh took {secs:.1f} s, more than {case.within:g} s")
+        if case.stopped:
+            problems += check_stopped(log, last)
+            return judged(problems, log)
         rep = checklog.check_file(log, expect_status=GUEST_STATUS[case.status],
                                   expect_boot=case.expect_boot, expect_text=case.expect_text,
                                   expect_fields=case.expect_fields)
@@ -338,10 +378,7 @@ class Runner:
             problems += check_reclaim(rep.records)
         if case.flushloop:
             problems += check_flushloop(rep.records, case.smp)
-        if not problems:
-            return None, []
-        reason = problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
-        return reason, problems + [f"console: {os.path.relpath(log, ROOT)}"]
+        return judged(problems, log)
 
     def check_tsc(self, env):
         """The guest's TSC rate against the host's."""
@@ -365,6 +402,27 @@ class Runner:
                     os.killpg(proc.pid, signal.SIGTERM)
                 except ProcessLookupError:
                     pass
+
+
+def judged(problems, log):
+    """(reason, details) from the problems found, or (None, [])."""
+    if not problems:
+        return None, []
+    reason = problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
+    return reason, problems + [f"console: {os.path.relpath(log, ROOT)}"]
+
+
+def check_stopped(log, last):
+    """A guest that stopped running mid-run: it had started (the env record
+    is there) and run-qemu.sh's last line names the cause. Its console ends
+    where the guest stopped, so it is not checked for a summary."""
+    problems = []
+    with open(log, "rb") as f:
+        if b'@json {"type":"env"' not in f.read():
+            problems.append("the guest never printed its env record: it did not run")
+    if "guest stopped running" not in last:
+        problems.append(f"run-qemu.sh's last line does not name a stopped guest: {last}")
+    return problems
 
 
 def check_mem(env, given):
@@ -562,6 +620,9 @@ def main(argv=None):
 
     todo = []
     for case in cases:
+        if "kvm" in case.needs:
+            qemu = run_qemu.QEMU10 if "--qemu10" in case.options else opts.qemu
+            tools["kvm"] = kvm_problem(case, qemu)
         missing = [tools.get(n, f"unknown need '{n}'") for n in case.needs
                    if tools.get(n, f"unknown need '{n}'")]
         if case.tsc and tools.get("host-tsc"):
@@ -579,7 +640,7 @@ def main(argv=None):
         for fut in as_completed(futures):
             case = futures[fut]
             status, errlines, secs, log = fut.result()
-            reason, details = runner.judge(case, status, errlines, log)
+            reason, details = runner.judge(case, status, errlines, secs, log)
             if reason is None:
                 rep.ok(case.name, secs)
             else:

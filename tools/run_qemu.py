@@ -1,0 +1,744 @@
+#!/usr/bin/env python3
+"""Boot the harness under QEMU, stream its serial console to stdout, and exit
+with what the run came to (docs/output.md, "Ending a run"; docs/qemu.md).
+
+usage: ./run-qemu.sh [options] [-- KERNEL ARGS...]
+
+  --boot kernel|bios|uefi   how to boot (default kernel):
+                              kernel  QEMU's own multiboot1 loader (-kernel)
+                              bios    GRUB (multiboot2) from an ISO, SeaBIOS
+                              uefi    GRUB (multiboot2) from an ISO, OVMF
+  --smp N                   CPUs (default 4)
+  --mem SIZE                memory, as QEMU's -m takes it (default 1G)
+  --machine q35|pc          machine type (default q35)
+  --accel auto|kvm|tcg      auto (default): hardware KVM where it can run
+                            this kernel, else TCG (kvm-pvm is not taken:
+                            it hides stale TLB entries); the line
+                            'run-qemu: accel ...' says what was taken and why
+  --cpu MODEL               CPU model (default: max under TCG; under KVM the
+                            first of host, host,-arch-capabilities that
+                            QEMU can start)
+  --tcg-threads single|multi
+                            single (default): all vCPUs on one host thread;
+                            multi: MTTCG, slower when vCPUs outnumber host
+                            cores
+  --timeout SECONDS         stop QEMU after this long (default 300)
+  --log FILE                write the whole console to FILE
+  --json FILE               write the @json records to FILE, one a line
+  --qemu PATH               QEMU binary (default qemu-system-x86_64); for an
+                            unpacked tree (PREFIX/bin/...) its firmware and
+                            libraries are used too
+  --qemu10                  the QEMU 10 unpacked by tools/fetch-qemu10.sh
+  --qemu-data DIR           one more firmware directory (QEMU's -L)
+  --qemu-arg ARG            pass ARG to QEMU as it is (repeatable)
+  --kernel PATH             boot this ELF (default build/shootdown.elf,
+                            built with make first)
+  --iso PATH                with bios|uefi: boot this ISO as it is (its own
+                            menu; no kernel arguments), e.g. `make iso`'s
+  --no-build                do not run make first
+  --keep-iso                keep the per-run ISO in build/run/
+  --probe                   say which accelerator and CPU model would be
+                            taken, and why, then stop (exit 0, or 2 if an
+                            explicit --accel kvm cannot work)
+  --stop-after SECONDS      testing: pause the guest through QEMU's monitor
+                            after this long, to check that a guest which
+                            stops running is caught (exit 3)
+  --dry-run                 print the QEMU command line and stop
+  -v, --verbose             print the QEMU command line before running it
+  -h, --help                this text
+
+Exit status: 0 passed, 1 a check failed, 77 every check skipped, 2 usage or
+environment error (missing tool, KVM asked for but unusable, build failed),
+3 aborted (guest status 63; QEMU ended without the guest reaching the exit
+device; or QEMU stopped running the guest: a KVM internal error, an
+emulation failure, a panic, a pause), 124 timed out, 130 interrupted.
+
+While the guest runs, QEMU's monitor (QMP) is asked every second whether it
+is still running the guest: a guest that the hypervisor stopped is reported
+within a few seconds, not at the timeout.
+
+Examples:
+  ./run-qemu.sh -- bench=none
+  ./run-qemu.sh --boot uefi --smp 2 --log build/uefi.log -- selftest=fail
+  ./run-qemu.sh --accel kvm --smp 2 -- bench=all samples=20
+"""
+
+import json
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROG = "run-qemu"
+QEMU10 = os.path.join(ROOT, "build", "qemu10", "usr", "bin", "qemu-system-x86_64")
+OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
+OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
+
+# Exit statuses (docs/output.md); the runner imports these.
+E_PASS, E_FAIL, E_USAGE, E_ABORT, E_SKIP, E_TIMEOUT, E_INTR = 0, 1, 2, 3, 77, 124, 130
+# The guest's EXIT: STATUS -> ours.
+GUEST_STATUS = {0: E_PASS, 1: E_FAIL, 38: E_SKIP, 63: E_ABORT}
+
+# CPU models tried under KVM, in order. `host` is the real CPU; QEMU 7.2 and
+# 10 on some nested KVMs (kvm-pvm) abort on it ("failed to set MSR 0x10a",
+# IA32_ARCH_CAPABILITIES), and run the same CPU without that MSR.
+KVM_CPU_MODELS = ("host", "host,-arch-capabilities")
+TCG_CPU_MODEL = "max"
+
+STATUS_POLL_S = 1.0  # how often QEMU is asked whether the guest runs
+DRAIN_S = 0.5  # after the guest stopped: let the last output arrive
+PROBE_TIMEOUT_S = 20
+
+# QEMU's run states (qapi RunState) that mean the guest no longer runs,
+# and what each one says to a person.
+STOPPED = {
+    "internal-error": "QEMU stopped the guest on an internal error (under KVM: "
+                      "an instruction KVM could not run or emulate; QEMU's dump is above)",
+    "guest-panicked": "the guest panicked (pvpanic)",
+    "paused": "QEMU paused the guest",
+    "io-error": "QEMU stopped the guest on an I/O error",
+    "shutdown": "the guest shut down without reaching the exit device",
+    "watchdog": "QEMU's watchdog stopped the guest",
+    "debug": "QEMU stopped the guest for a debugger",
+    "suspended": "the guest suspended itself",
+}
+
+
+class UsageError(Exception):
+    """A bad option: exit 2 with the message and a hint."""
+
+
+class EnvError(Exception):
+    """Something this machine lacks: exit 2 with the message."""
+
+
+def err(msg):
+    print(f"{PROG}: {msg}", file=sys.stderr, flush=True)
+
+
+# --- options ----------------------------------------------------------------
+
+class Options:
+    """What the command line asked for."""
+
+    def __init__(self):
+        self.boot, self.smp, self.mem, self.machine = "kernel", 4, "1G", "q35"
+        self.cpu, self.accel, self.tcg_threads = None, "auto", "single"
+        self.timeout, self.log, self.json = 300, None, None
+        self.qemu, self.data_dirs, self.qemu_extra = None, [], []
+        self.kernel, self.iso, self.build, self.keep_iso = None, None, True, False
+        self.probe, self.stop_after, self.dry_run, self.verbose = False, None, False, False
+        self.kargs = []
+
+
+VALUED = {"--boot": "boot", "--smp": "smp", "--mem": "mem", "--machine": "machine",
+          "--cpu": "cpu", "--accel": "accel", "--tcg-threads": "tcg_threads",
+          "--timeout": "timeout", "--log": "log", "--json": "json", "--qemu": "qemu",
+          "--kernel": "kernel", "--iso": "iso", "--stop-after": "stop_after"}
+FLAGS = {"--no-build": ("build", False), "--keep-iso": ("keep_iso", True),
+         "--dry-run": ("dry_run", True), "-v": ("verbose", True),
+         "--verbose": ("verbose", True), "--probe": ("probe", True)}
+
+
+def parse_args(argv):
+    """Options and the kernel arguments after `--`; raises UsageError."""
+    o = Options()
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            o.kargs = argv[i + 1:]
+            break
+        if a in ("-h", "--help"):
+            print(__doc__.split("\n", 2)[2].rstrip())
+            sys.exit(0)
+        if a in FLAGS:
+            setattr(o, *FLAGS[a])
+        elif a == "--qemu10":
+            o.qemu = QEMU10
+        elif a in VALUED or a in ("--qemu-data", "--qemu-arg"):
+            if i + 1 >= len(argv):
+                raise UsageError(f"{a} needs a value")
+            i += 1
+            if a == "--qemu-data":
+                o.data_dirs.append(argv[i])
+            elif a == "--qemu-arg":
+                o.qemu_extra.append(argv[i])
+            else:
+                setattr(o, VALUED[a], argv[i])
+                if a in ("--kernel", "--iso"):
+                    o.build = False
+        else:
+            raise UsageError(f"unknown option '{a}'")
+        i += 1
+    check_options(o)
+    return o
+
+
+def positive(name, text):
+    """An option value that must be a positive whole number."""
+    if not (text.isdigit() and int(text) > 0):
+        raise UsageError(f"{name}: '{text}' is not a positive number")
+    return int(text)
+
+
+def check_options(o):
+    """Values in range, combinations that make sense; raises UsageError."""
+    choices = (("--boot", o.boot, ("kernel", "bios", "uefi")),
+               ("--machine", o.machine, ("q35", "pc")),
+               ("--accel", o.accel, ("auto", "kvm", "tcg")),
+               ("--tcg-threads", o.tcg_threads, ("single", "multi")))
+    for name, val, allowed in choices:
+        if val not in allowed:
+            raise UsageError(f"{name}: '{val}' is not {', '.join(allowed[:-1])} or {allowed[-1]}")
+    o.smp = positive("--smp", str(o.smp))
+    o.timeout = positive("--timeout", str(o.timeout))
+    if o.stop_after is not None:
+        o.stop_after = positive("--stop-after", o.stop_after)
+    mem = o.mem.rstrip("KMGT")
+    if not (mem.isdigit() and int(mem) > 0 and len(o.mem) - len(mem) <= 1):
+        raise UsageError(f"--mem: '{o.mem}' is not a size like 512M or 1G")
+    if o.iso:
+        if o.boot == "kernel":
+            raise UsageError("--iso needs --boot bios or --boot uefi")
+        if o.kargs:
+            raise UsageError("--iso boots the ISO's own menu: kernel arguments cannot be passed")
+        if not os.path.isfile(o.iso):
+            raise UsageError(f"--iso: '{o.iso}' not found")
+
+
+# --- QEMU and its firmware ----------------------------------------------------
+
+class Qemu:
+    """A QEMU binary with the directories and environment it runs with."""
+
+    def __init__(self, path, data_dirs=()):
+        self.path = path
+        self.data_dirs = list(data_dirs)
+        self.env = dict(os.environ)
+        # A QEMU unpacked outside /usr (tools/fetch-qemu10.sh) must use its
+        # own ROMs, SeaBIOS, modules and libraries, not the system QEMU's:
+        # -L directories are searched before the built-in ones.
+        prefix = os.path.dirname(os.path.dirname(os.path.realpath(path)))
+        if prefix not in ("/usr", "/usr/local"):
+            own = [d for d in (f"{prefix}/share/qemu", f"{prefix}/share/seabios")
+                   if os.path.isdir(d)]
+            self.data_dirs = own + self.data_dirs
+            lib = f"{prefix}/lib/x86_64-linux-gnu"
+            if os.path.isdir(lib):
+                old = self.env.get("LD_LIBRARY_PATH")
+                self.env["LD_LIBRARY_PATH"] = lib + (f":{old}" if old else "")
+                if os.path.isdir(f"{lib}/qemu"):
+                    self.env["QEMU_MODULE_DIR"] = f"{lib}/qemu"
+
+    def argv(self, *args):
+        """QEMU's command line: the binary, its data dirs, then args."""
+        cmd = [self.path]
+        for d in self.data_dirs:
+            cmd += ["-L", d]
+        return cmd + list(args)
+
+
+def find_qemu(o):
+    """The Qemu to run; raises EnvError naming what is missing."""
+    if o.qemu is None:
+        path = shutil.which("qemu-system-x86_64")
+        if not path:
+            raise EnvError("qemu-system-x86_64 not found: apt-get install qemu-system-x86")
+    elif not os.access(o.qemu, os.X_OK):
+        if o.qemu == QEMU10:
+            raise EnvError("QEMU 10 is not unpacked: run tools/fetch-qemu10.sh "
+                           "(or tools/install-deps.sh --qemu10)")
+        raise EnvError(f"--qemu: '{o.qemu}' is not an executable")
+    else:
+        path = o.qemu
+    return Qemu(path, o.data_dirs)
+
+
+# --- which accelerator --------------------------------------------------------
+
+def kvm_device_problem():
+    """None if /dev/kvm can be opened read/write here, else why not."""
+    if not os.path.exists("/dev/kvm"):
+        return "no /dev/kvm (no KVM on this machine)"
+    try:
+        os.close(os.open("/dev/kvm", os.O_RDWR))
+    except OSError as exc:
+        return f"/dev/kvm cannot be opened by {user_name()} ({exc.strerror}; not in group kvm?)"
+    return None
+
+
+def user_name():
+    try:
+        import pwd
+        return pwd.getpwuid(os.getuid()).pw_name
+    except (ImportError, KeyError):
+        return f"uid {os.getuid()}"
+
+
+def kvm_kind():
+    """'kvm-pvm' (a shadow-paging KVM for nested use) or 'kvm' (hardware)."""
+    return "kvm-pvm" if os.path.isdir("/sys/module/kvm_pvm") else "kvm"
+
+
+def probe(qemu, machine, cpu, smp, mem, accel="kvm"):
+    """Start QEMU paused with this accelerator and CPU model and quit at
+    once: None if it could, else QEMU's last words. Catches what fails
+    before the guest runs (a CPU model or MSR the accelerator refuses, a
+    CPU count it cannot have), in about 0.1 s."""
+    cmd = qemu.argv("-nodefaults", "-no-user-config", "-display", "none", "-S",
+                    "-machine", machine, "-accel", accel, "-cpu", cpu,
+                    "-smp", str(smp), "-m", mem, "-qmp", "stdio")
+    script = b'{"execute":"qmp_capabilities"}\n{"execute":"quit"}\n'
+    try:
+        p = subprocess.run(cmd, input=script, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env=qemu.env, timeout=PROBE_TIMEOUT_S, check=False)
+    except subprocess.TimeoutExpired:
+        return f"QEMU did not start and quit within {PROBE_TIMEOUT_S} s"
+    except OSError as exc:
+        return f"QEMU could not be started: {exc.strerror}"
+    if p.returncode == 0 and b'"host-qmp-quit"' in p.stdout:
+        return None
+    lines = [ln for ln in p.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+    errors = [ln for ln in lines if "error" in ln] or [ln for ln in lines if "warning" not in ln]
+    return errors[0] if errors else f"QEMU exited {p.returncode}"
+
+
+class Choice:
+    """The accelerator and CPU model a run takes, and why."""
+
+    def __init__(self, accel, cpu, why):
+        self.accel, self.cpu, self.why = accel, cpu, why
+
+    def line(self):
+        return f"accel {self.accel}, cpu {self.cpu}: {self.why}"
+
+
+def try_kvm(qemu, o):
+    """(cpu model, None) where KVM starts this machine, else (None, why)."""
+    problem = kvm_device_problem()
+    if problem:
+        return None, problem
+    models = [o.cpu] if o.cpu else KVM_CPU_MODELS
+    failures = []
+    for model in models:
+        why = probe(qemu, o.machine, model, o.smp, o.mem)
+        if why is None:
+            return model, None
+        failures.append(f"-cpu {model}: {why}")
+    return None, "QEMU cannot start KVM here: " + "; ".join(failures)
+
+
+def choose_accel(qemu, o):
+    """The Choice for this run; raises EnvError when --accel kvm cannot work."""
+    tcg_cpu = o.cpu or TCG_CPU_MODEL
+    if o.accel == "tcg":
+        return Choice("tcg", tcg_cpu, "asked for (--accel tcg)")
+    kind = kvm_kind()
+    if o.accel == "auto" and kind == "kvm-pvm":
+        # Measured on such machines: the default suite takes minutes
+        # instead of about a minute, RDTSC traps (~8,600 cycles) and the
+        # hypervisor re-walks the page tables, so stale TLB entries cannot
+        # be observed and the verifier's negative controls SKIP. TCG shows
+        # them.
+        return Choice("tcg", tcg_cpu, "/dev/kvm here is kvm-pvm (shadow paging: stale TLB "
+                      "entries are hidden, RDTSC traps); TCG shows stale entries "
+                      "(--accel kvm runs under kvm-pvm anyway)")
+    model, why = try_kvm(qemu, o)
+    if model is None:
+        if o.accel == "kvm":
+            raise EnvError(f"--accel kvm: {why}")
+        return Choice("tcg", tcg_cpu, f"KVM unusable ({why})")
+    if o.accel == "kvm":
+        return Choice("kvm", model, f"asked for (--accel kvm), {kind}")
+    return Choice("kvm", model, f"hardware KVM ({kind}) starts this machine")
+
+
+# --- build ------------------------------------------------------------------------
+
+def build(o):
+    """The kernel ELF (and the per-run ISO) to boot; raises EnvError."""
+    kernel = o.kernel
+    if kernel is None:
+        kernel = os.path.join(ROOT, "build", "shootdown.elf")
+        if o.build and not o.dry_run:
+            if subprocess.run(["make", "-C", ROOT, "-s"], stdout=sys.stderr,
+                              check=False).returncode:
+                raise EnvError("make failed")
+    if not o.iso and not os.path.isfile(kernel):
+        raise EnvError(f"kernel '{kernel}' not found (run make)")
+    # QEMU's multiboot loader puts the image path in front of the
+    # arguments; the kernel skips a first word that starts with '/'.
+    return os.path.realpath(kernel)
+
+
+def make_iso(kernel, cmdline, dry_run):
+    """A one-entry ISO that boots at once with our arguments, private to
+    this run so that runs in parallel do not share one."""
+    os.makedirs(os.path.join(ROOT, "build", "run"), exist_ok=True)
+    fd, iso = tempfile.mkstemp(suffix=".iso", prefix="run.", dir=os.path.join(ROOT, "build", "run"))
+    os.close(fd)
+    if not dry_run:
+        cmd = [os.path.join(ROOT, "tools", "mkiso.sh"), iso, "--elf", kernel,
+               "--timeout", "0", "--entry-args", cmdline]
+        if subprocess.run(cmd, stdout=sys.stderr, check=False).returncode:
+            os.unlink(iso)
+            raise EnvError("could not build the boot ISO")
+    return iso
+
+
+def qemu_command(qemu, o, choice, kernel, iso, tmp, qmp_path):
+    """The whole QEMU command line."""
+    accel = "kvm" if choice.accel == "kvm" else f"tcg,thread={o.tcg_threads}"
+    args = ["-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
+            "-machine", o.machine, "-cpu", choice.cpu, "-smp", str(o.smp), "-m", o.mem,
+            "-accel", accel,
+            # The console: COM1 on a pipe to us. signal=off: QEMU never
+            # treats a byte as Ctrl-C.
+            "-chardev", "stdio,id=con,signal=off", "-serial", "chardev:con",
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+            # The monitor we ask whether the guest still runs.
+            "-chardev", f"socket,id=qmp,path={qmp_path},server=on,wait=off",
+            "-mon", "chardev=qmp,mode=control"]
+    if o.boot == "kernel":
+        args += ["-kernel", kernel, "-append", cmdline_of(o)]
+    else:
+        if o.boot == "uefi":
+            vars_copy = os.path.join(tmp, "OVMF_VARS.fd")
+            shutil.copyfile(OVMF_VARS, vars_copy)
+            args += ["-drive", f"if=pflash,format=raw,unit=0,readonly=on,file={OVMF_CODE}",
+                     "-drive", f"if=pflash,format=raw,unit=1,file={vars_copy}"]
+        args += ["-drive", f"file={iso},format=raw,media=cdrom,readonly=on"]
+    return qemu.argv(*args, *o.qemu_extra)
+
+
+def cmdline_of(o):
+    """The kernel reads its arguments as one line of words."""
+    return " ".join(o.kargs)
+
+
+# --- the monitor --------------------------------------------------------------------
+
+class Monitor:
+    """QEMU's QMP socket: events and run state, read on a thread of its own.
+    `stopped` becomes the reason once the guest no longer runs."""
+
+    def __init__(self, path):
+        self.path = path
+        self.sock = None
+        self.stopped = None
+        self.shutdown_reason = None
+        self.lock = threading.Lock()
+        self.wake = threading.Event()
+
+    def connect(self, proc, limit_s=10.0):
+        """Connects once QEMU has made the socket; False if QEMU ended or
+        never made it (the run then goes on without the monitor)."""
+        end = time.monotonic() + limit_s
+        while time.monotonic() < end and proc.poll() is None:
+            try:
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(self.path)
+                self.sock = s
+                threading.Thread(target=self._read, daemon=True).start()
+                self.send("qmp_capabilities")
+                return True
+            except OSError:
+                s.close()
+                time.sleep(0.02)
+        return False
+
+    def send(self, command, **arguments):
+        msg = {"execute": command}
+        if arguments:
+            msg["arguments"] = arguments
+        try:
+            self.sock.sendall(json.dumps(msg).encode() + b"\n")
+        except OSError:
+            pass  # QEMU went away: its exit says the rest
+
+    def _read(self):
+        buf = b""
+        while True:
+            try:
+                data = self.sock.recv(65536)
+            except OSError:
+                return
+            if not data:
+                return
+            buf += data
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                try:
+                    self._message(json.loads(line))
+                except ValueError:
+                    continue
+
+    def _message(self, msg):
+        event = msg.get("event")
+        ret = msg.get("return")
+        if event == "SHUTDOWN":
+            self.shutdown_reason = (msg.get("data") or {}).get("reason")
+        elif event == "GUEST_PANICKED":
+            self._stop("guest-panicked")
+        elif event == "STOP":
+            # The state says why; ask at once rather than at the next poll.
+            self.send("query-status")
+        elif isinstance(ret, dict) and "status" in ret:
+            if not ret.get("running") and ret["status"] in STOPPED:
+                self._stop(ret["status"])
+
+    def _stop(self, status):
+        with self.lock:
+            if self.stopped is None:
+                self.stopped = status
+        self.wake.set()
+
+    def close(self):
+        if self.sock:
+            self.sock.close()
+
+
+# --- run ----------------------------------------------------------------------------
+
+class Console:
+    """Copies QEMU's output to our stdout and the log as it comes."""
+
+    def __init__(self, pipe, log_path):
+        self.pipe = pipe
+        self.log = open(log_path, "wb")
+        self.out = sys.stdout.buffer
+        self.thread = threading.Thread(target=self._copy, daemon=True)
+        self.thread.start()
+
+    def _copy(self):
+        fd = self.pipe.fileno()
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            self.log.write(data)
+            self.log.flush()
+            try:
+                self.out.write(data)
+                self.out.flush()
+            except (BrokenPipeError, ValueError):
+                self.out = _Sink()  # our reader went away (| head): keep logging
+        self.log.close()
+
+    def finish(self, limit_s=5.0):
+        self.thread.join(limit_s)
+
+
+class _Sink:
+    """Stands in for a stdout nobody reads any more."""
+
+    def write(self, data):
+        return len(data)
+
+    def flush(self):
+        pass
+
+
+class Outcome:
+    """How the QEMU process ended: its exit code, or why we stopped it."""
+
+    def __init__(self):
+        self.rc = None  # QEMU's exit code
+        self.timed_out = False
+        self.stopped = None  # QEMU run state once the guest stopped
+        self.shutdown_reason = None
+        self.interrupted = None  # the signal's name
+
+
+def stop_process(proc):
+    """TERM, then KILL after 5 s."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    except ProcessLookupError:
+        pass
+
+
+def supervise(proc, mon, o, out):
+    """Waits for QEMU to end, the guest to stop, the timeout or a signal."""
+    t0 = time.monotonic()
+    connected = mon.connect(proc)
+    next_poll = time.monotonic()
+    paused_by_us = False
+    while proc.poll() is None:
+        now = time.monotonic()
+        if out.interrupted:
+            break
+        if now - t0 >= o.timeout:
+            out.timed_out = True
+            break
+        if mon.stopped:
+            out.stopped = mon.stopped
+            time.sleep(DRAIN_S)
+            break
+        if connected and now >= next_poll:
+            mon.send("query-status")
+            next_poll = now + STATUS_POLL_S
+        if connected and o.stop_after and not paused_by_us and now - t0 >= o.stop_after:
+            mon.send("stop")
+            paused_by_us = True
+        mon.wake.wait(0.1)
+    if proc.poll() is None:
+        stop_process(proc)
+    out.rc = proc.wait()
+    out.shutdown_reason = mon.shutdown_reason
+    return out
+
+
+def guest_printed_status(log_path):
+    """The status in the last EXIT: STATUS=n line of the console, or None."""
+    status = None
+    with open(log_path, "rb") as f:
+        for line in f:
+            line = line.rstrip(b"\r\n")
+            if line.startswith(b"EXIT: STATUS="):
+                tail = line[len(b"EXIT: STATUS="):]
+                status = int(tail) if tail.isdigit() else status
+    return status
+
+
+SHUTDOWN_WHY = {
+    "guest-reset": "the guest reset (a triple fault, or exit=reboot)",
+    "guest-shutdown": "the guest powered itself off",
+    "guest-panic": "the guest panicked",
+}
+
+
+def verdict(out, printed, log_empty, o):
+    """(our exit status, the one line that says how the run ended)."""
+    if out.interrupted:
+        return E_INTR, f"interrupted by {out.interrupted}; QEMU stopped"
+    if out.timed_out:
+        seen = f" (the guest had printed EXIT: STATUS={printed})" if printed is not None else ""
+        return E_TIMEOUT, f"timed out after {o.timeout}s, QEMU stopped{seen}"
+    if out.stopped:
+        why = STOPPED.get(out.stopped, f"QEMU's run state became '{out.stopped}'")
+        if out.stopped == "paused" and o.stop_after:
+            why += f" (--stop-after {o.stop_after})"
+        return E_ABORT, f"aborted: guest stopped running: {why}"
+    rc = out.rc
+    if rc == 0:
+        why = SHUTDOWN_WHY.get(out.shutdown_reason, "a reset, triple fault or exit=reboot?")
+        return E_ABORT, f"aborted: QEMU exited 0, the guest never reached the exit device: {why}"
+    if rc < 0 or rc % 2 == 0 or rc > 127:
+        return E_ABORT, f"aborted: QEMU exited {rc} (killed, or an error of its own)"
+    status = rc >> 1
+    # QEMU's own errors exit 1, the same as guest status 0: only a guest
+    # that printed EXIT: STATUS=0 has passed.
+    if status == 0 and printed != 0:
+        if log_empty:
+            return E_USAGE, "QEMU failed before the guest printed anything (its message is above)"
+        return E_ABORT, "aborted: QEMU exited 1 but the console has no EXIT: STATUS=0 (a QEMU error?)"
+    note = "" if printed == status else f" (but the console says {printed}: lines lost?)"
+    words = {0: "passed: guest status 0", 1: "failed: guest status 1, a check failed",
+             38: "skipped: guest status 38, every check skipped",
+             63: "aborted: guest status 63 (fault, panic or watchdog)"}
+    if status in words:
+        return GUEST_STATUS[status], words[status] + note
+    return E_ABORT, f"aborted: guest status {status} is not one the harness defines{note}"
+
+
+def write_json(log_path, json_path):
+    """The @json records of the console, one a line."""
+    os.makedirs(os.path.dirname(os.path.abspath(json_path)), exist_ok=True)
+    with open(log_path, "rb") as src, open(json_path, "wb") as dst:
+        for line in src:
+            line = line.rstrip(b"\r\n")
+            if line.startswith(b"@json "):
+                dst.write(line[6:] + b"\n")
+
+
+def run(o):
+    """Everything after the options; returns our exit status."""
+    qemu = find_qemu(o)
+    if o.boot == "uefi" and not (os.path.isfile(OVMF_CODE) and os.path.isfile(OVMF_VARS)):
+        raise EnvError(f"UEFI firmware {OVMF_CODE} not found: apt-get install ovmf")
+    choice = choose_accel(qemu, o)
+    err(choice.line())
+    if o.probe:
+        return E_PASS
+    kernel = build(o)
+    with tempfile.TemporaryDirectory(prefix="run-qemu.") as tmp:
+        iso = o.iso
+        made_iso = None
+        if o.boot != "kernel" and not iso:
+            iso = made_iso = make_iso(kernel, cmdline_of(o), o.dry_run)
+        try:
+            return boot(qemu, o, choice, kernel, iso, tmp)
+        finally:
+            if made_iso and not o.keep_iso and os.path.exists(made_iso):
+                os.unlink(made_iso)
+
+
+def boot(qemu, o, choice, kernel, iso, tmp):
+    """Runs QEMU once and judges the run."""
+    cmd = qemu_command(qemu, o, choice, kernel, iso, tmp, os.path.join(tmp, "qmp.sock"))
+    if o.dry_run or o.verbose:
+        print(shlex.join(cmd), file=sys.stderr, flush=True)
+        if o.dry_run:
+            return E_PASS
+    log = o.log or os.path.join(tmp, "console.log")
+    os.makedirs(os.path.dirname(os.path.abspath(log)), exist_ok=True)
+    t0 = time.monotonic()
+    out = Outcome()
+
+    def on_signal(signum, _frame):
+        out.interrupted = signal.Signals(signum).name
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    # Own session: the terminal's Ctrl-C reaches only us, and we stop QEMU.
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            env=qemu.env, start_new_session=True)
+    console = Console(proc.stdout, log)
+    mon = Monitor(os.path.join(tmp, "qmp.sock"))
+    try:
+        supervise(proc, mon, o, out)
+    finally:
+        stop_process(proc)
+        mon.close()
+        console.finish()
+    elapsed = time.monotonic() - t0
+    if o.json:
+        write_json(log, o.json)
+    status, line = verdict(out, guest_printed_status(log), os.path.getsize(log) == 0, o)
+    err(f"{line} [{elapsed:.1f}s]: exit {status}")
+    return status
+
+
+def main(argv=None):
+    try:
+        o = parse_args(sys.argv[1:] if argv is None else argv)
+        return run(o)
+    except UsageError as exc:
+        err(str(exc))
+        err("try: ./run-qemu.sh --help")
+        return E_USAGE
+    except EnvError as exc:
+        err(str(exc))
+        return E_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())
