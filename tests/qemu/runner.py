@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Boot the harness under QEMU in a matrix of configurations and check each
-console log against PROTOCOL.md.
+console log against the output contract (docs/output.md).
 
 usage: python3 tests/qemu/runner.py [--jobs N] [--group G] [--case NAME]
                                     [--list] [--qemu PATH] [--no-build]
@@ -11,12 +11,14 @@ Run from anywhere (paths are relative to the repository). The cases are in
 tests/qemu/cases.tsv (its header says what each column means). For each one
 it calls ./run-qemu.sh, keeps the console in build/test-logs/NAME.log (and
 the records in NAME.jsonl), checks the exit status and the log (with
-tools/checklog.py and the case's own checks), and prints one line:
+tools/checklog.py and the case's own checks), and prints TAP version 13,
+one line per case:
     ok N - NAME (Xs)
     not ok N - NAME: reason
     ok N - NAME # SKIP reason
-followed, for a failure, by '#' lines with every problem found. The last line
-is "N passed, N failed, N skipped"; the exit status is 1 if anything failed.
+followed, for a failure, by '#' lines with every problem found; then the plan
+(1..N) and the line "N passed, N failed, N skipped". The exit status is 1 if
+anything failed.
 
 Before the cases it runs the checklog self-test and builds the kernel once
 (make), so that parallel runs do not race to build it.
@@ -243,8 +245,10 @@ class Reporter:
                 print(f"#   {d}", flush=True)
 
     def total(self):
-        """The closing line."""
-        return f"{self.passed} passed, {self.failed} failed, {self.skipped} skipped"
+        """The TAP plan (at the end: cases that never started count too),
+        then the closing line that CI reads."""
+        return (f"1..{self.n}\n"
+                f"{self.passed} passed, {self.failed} failed, {self.skipped} skipped")
 
 
 def run_selftest():
@@ -594,6 +598,7 @@ def main(argv=None):
     if opts.kernel:
         opts.kernel = os.path.abspath(opts.kernel)
     rep = Reporter()
+    print("TAP version 13", flush=True)
     t0 = time.monotonic()
     ok, details = run_selftest()
     if ok:
