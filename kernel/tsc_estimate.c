@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/* TSC estimates: arithmetic, choice and agreement. See tsc_estimate.h. */
+#include "tsc_estimate.h"
+
+#define NS_PER_S  1000000000ull
+#define FS_PER_NS 1000000ull
+
+static const char *const names[TSC_SRCS] = {
+	[TSC_SRC_HPET] = "hpet",
+	[TSC_SRC_PMTIMER] = "pmtimer",
+	[TSC_SRC_PIT] = "pit",
+	[TSC_SRC_CPUID_15H] = "cpuid-15h",
+	[TSC_SRC_HYPERVISOR] = "hypervisor",
+	[TSC_SRC_CPUID_16H] = "cpuid-16h",
+};
+
+const char *tsc_src_name(enum tsc_src s)
+{
+	return (unsigned)s < TSC_SRCS ? names[s] : "none";
+}
+
+bool tsc_src_measured(enum tsc_src s)
+{
+	return s == TSC_SRC_HPET || s == TSC_SRC_PMTIMER || s == TSC_SRC_PIT;
+}
+
+/* a * b / c without overflow where the result fits; UINT64_MAX if not. */
+static uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t q = a / c, r = a % c, hi, lo;
+
+	/* a * b / c = q * b + r * b / c, and r < c. */
+	if (q && b > UINT64_MAX / q)
+		return UINT64_MAX;
+	hi = q * b;
+	if (r && b > UINT64_MAX / r) {
+		/* r * b overflows: split b the same way. */
+		uint64_t bq = b / c, br = b % c;
+
+		if (br && r > UINT64_MAX / br)
+			return UINT64_MAX; /* c > 2^32: not a clock here */
+		if (bq && r > UINT64_MAX / bq)
+			return UINT64_MAX;
+		lo = r * bq + r * br / c;
+	} else {
+		lo = r * b / c;
+	}
+	return hi > UINT64_MAX - lo ? UINT64_MAX : hi + lo;
+}
+
+uint64_t tsc_ticks_to_ns_hz(uint64_t ticks, uint64_t hz)
+{
+	return hz ? mul_div(ticks, NS_PER_S, hz) : 0;
+}
+
+uint64_t tsc_ticks_to_ns_fs(uint64_t ticks, uint64_t fs)
+{
+	return fs ? mul_div(ticks, fs, FS_PER_NS) : 0;
+}
+
+uint64_t tsc_khz_from(uint64_t cycles, uint64_t ns)
+{
+	uint64_t khz;
+
+	if (!ns || ns == UINT64_MAX)
+		return 0;
+	/* cycles per ms = cycles * 10^6 / ns */
+	khz = mul_div(cycles, 1000000ull, ns);
+	return khz == UINT64_MAX ? 0 : khz;
+}
+
+static void sort(uint64_t *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		size_t j = i;
+
+		for (; j && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+uint64_t tsc_median(uint64_t *v, size_t n)
+{
+	if (!n)
+		return 0;
+	sort(v, n);
+	return v[(n - 1) / 2];
+}
+
+uint64_t tsc_median_nonzero(uint64_t *v, size_t n)
+{
+	size_t zeros = 0;
+
+	sort(v, n);
+	while (zeros < n && !v[zeros])
+		zeros++;
+	return zeros == n ? 0 : v[zeros + (n - zeros - 1) / 2];
+}
+
+uint64_t tsc_min_nonzero(const uint64_t *v, size_t n)
+{
+	uint64_t best = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] && (!best || v[i] < best))
+			best = v[i];
+	}
+	return best;
+}
+
+int tsc_choose(const uint64_t khz[TSC_SRCS])
+{
+	for (int s = 0; s < TSC_SRCS; s++) {
+		if (tsc_khz_plausible(khz[s]))
+			return s;
+	}
+	return -1;
+}
+
+uint64_t tsc_ppm_apart(uint64_t a, uint64_t b)
+{
+	uint64_t d = a > b ? a - b : b - a, q, r, x;
+
+	if (!a)
+		return UINT64_MAX;
+	q = d / a;
+	r = d % a;
+	if (a <= 1ull << 40 && q < 1ull << 20) /* no overflow below */
+		return q * 1000000ull + (r * 1000000ull + a - 1) / a;
+	/* Absurd values: one more than the rounded-down figure is enough. */
+	x = mul_div(d, 1000000ull, a);
+	return x == UINT64_MAX ? x : x + 1;
+}
+
+void tsc_agreement(const uint64_t khz[TSC_SRCS], int chosen, uint64_t limit_ppm,
+		   struct tsc_agreement *out)
+{
+	*out = (struct tsc_agreement){
+		.verdict = TSC_NONE,
+		.chosen = chosen,
+		.worst = -1,
+	};
+	if (chosen < 0 || chosen >= TSC_SRCS || !khz[chosen]) {
+		out->chosen = -1;
+		return;
+	}
+	for (int s = 0; s < TSC_SRCS; s++) {
+		uint64_t ppm;
+
+		if (s == chosen || !khz[s])
+			continue;
+		out->others++;
+		ppm = tsc_ppm_apart(khz[chosen], khz[s]);
+		if (out->worst < 0 || ppm > out->worst_ppm) {
+			out->worst = s;
+			out->worst_ppm = ppm;
+		}
+	}
+	if (!out->others)
+		out->verdict = TSC_ALONE;
+	else if (out->worst_ppm > limit_ppm)
+		out->verdict = TSC_DISAGREE;
+	else
+		out->verdict = TSC_AGREE;
+}
