@@ -40,6 +40,11 @@ static void env_features(struct json *j)
 	json_end_object(j);
 }
 
+/*
+ * The TSC rate in use and where it came from, every source's estimate
+ * (null where a source gave none), and what RDTSC costs from inside the
+ * guest (docs/output.md).
+ */
 static void env_tsc(struct json *j)
 {
 	if (tsc_freq.khz)
@@ -47,6 +52,16 @@ static void env_tsc(struct json *j)
 	else
 		json_null(j, "tsc_khz");
 	json_str(j, "tsc_source", tsc_freq.source);
+	json_begin_object(j, "tsc_estimates");
+	for (int s = 0; s < TSC_SRCS; s++) {
+		if (tsc_freq.estimate[s])
+			json_u64(j, tsc_src_name(s), tsc_freq.estimate[s]);
+		else
+			json_null(j, tsc_src_name(s));
+	}
+	json_end_object(j);
+	json_u64(j, "rdtsc_cycles", tsc_freq.rdtsc_cycles);
+	json_bool(j, "rdtsc_trapped", tsc_freq.rdtsc_trapped);
 	json_bool(j, "tsc_invariant", cpu_info.invariant_tsc);
 }
 

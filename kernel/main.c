@@ -84,11 +84,13 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 	pagefault_init();                 /* expected #PF recorded, not fatal */
 	mm_init();                        /* frames, own page tables, W^X */
 	smp_init(cfg.cpus);               /* ACPI, APIC, every CPU online */
+	tsc_crosscheck(&acpi);            /* TSC rate from every clock */
 	env_report(boot_info.cmdline);    /* first record: what ran where */
 	config_report();                  /* what was wrong with the cmdline */
 	bootinfo_report();                /* what the loader gave us */
 	mm_report();                      /* how memory was set up */
 	smp_report();                     /* CPUs, bring-up time, TSC */
+	tsc_report();                     /* each clock's TSC estimate */
 	if (cfg.help)
 		config_print_help();      /* every key, default, meaning */
 	selftest_run(&cfg);               /* the harness checks itself */

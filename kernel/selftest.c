@@ -64,6 +64,45 @@ static void check_memory_map(void)
 					 : "no memory map");
 }
 
+/* Percent with two decimals, from ppm: "%llu.%02llu%%". */
+#define PPM_PCT(ppm)                         \
+	(unsigned long long)((ppm) / 10000), \
+		(unsigned long long)((ppm) % 10000 / 100)
+
+/*
+ * The chosen TSC rate against every other estimate (tsc_estimate.h):
+ * more than 0.5% apart is a FAIL that names both.
+ */
+static void check_tsc_sources(void)
+{
+	static const char name[] = "tsc: sources agree within 0.5%";
+	const uint64_t *k = tsc_freq.estimate;
+	struct tsc_agreement a;
+
+	tsc_agreement(k, tsc_choose(k), TSC_AGREE_PPM, &a);
+	switch (a.verdict) {
+	case TSC_AGREE:
+		report_pass("%s", name);
+		break;
+	case TSC_DISAGREE:
+		report_fail(
+			name,
+			"%s says %llu kHz, %llu.%02llu%% off the %llu kHz "
+			"of %s (the one used)",
+			tsc_src_name(a.worst), (unsigned long long)k[a.worst],
+			PPM_PCT(a.worst_ppm), (unsigned long long)k[a.chosen],
+			tsc_src_name(a.chosen));
+		break;
+	case TSC_ALONE:
+		report_skip(name, "%s is the only source of a TSC rate",
+			    tsc_src_name(a.chosen));
+		break;
+	case TSC_NONE:
+		report_skip(name, "no source gave a plausible TSC rate");
+		break;
+	}
+}
+
 static void check_tsc(void)
 {
 	uint64_t prev = rdtsc_ordered(), backwards = 0;
@@ -91,6 +130,7 @@ static void check_tsc(void)
 	} else
 		report_skip("tsc: frequency", "%s; times stay in cycles",
 			    tsc_freq.why);
+	check_tsc_sources();
 }
 
 static void inject(const struct config *cfg)

@@ -3,31 +3,50 @@
 #ifndef KERNEL_TSC_H
 #define KERNEL_TSC_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include "tsc_estimate.h"
+
+struct acpi_info;
 
 struct tsc_freq {
 	uint64_t khz;	    /* 0: unknown */
-	const char *source; /* "cpuid-15h", "cpuid-16h", "hypervisor", "pit" */
+	const char *source; /* tsc_src_name() of the chosen one, or "none" */
 	char why[96];	    /* when unknown: why */
+	/* Each source's estimate in kHz, 0 where there is none. */
+	uint64_t estimate[TSC_SRCS];
+	/* Why a source that could exist gave no estimate ("" if it did). */
+	char absent[TSC_SRCS][72];
+	/* Before tsc_crosscheck(): the rate udelay() used during boot. */
+	uint64_t early_khz;
+	const char *early_source;
+	/* Median TSC cycles between two back-to-back RDTSCs. */
+	uint64_t rdtsc_cycles;
+	bool rdtsc_trapped; /* rdtsc_cycles > TSC_RDTSC_TRAPPED_CYCLES */
+	uint64_t crosscheck_cycles; /* how long tsc_crosscheck() took */
 };
 
 extern struct tsc_freq tsc_freq;
 
-/* Plausible TSC rates: anything outside is a broken source. */
-#define TSC_KHZ_MIN 100000ull
-#define TSC_KHZ_MAX 20000000ull
-
-static inline int tsc_khz_plausible(uint64_t khz)
-{
-	return khz >= TSC_KHZ_MIN && khz <= TSC_KHZ_MAX;
-}
-
 /*
- * Finds the TSC frequency: CPUID 0x15 (crystal ratio), else CPUID 0x16
- * (base frequency), else the hypervisor's leaf 0x40000010, else by timing
- * PIT channel 2 (minimum over three 50 ms windows).
+ * Early, before ACPI is read: a rate good enough for udelay() and
+ * timeouts during bring-up. The first declared rate (CPUID 0x15, the
+ * hypervisor's leaf 0x40000010, CPUID 0x16) if there is one, else the
+ * shorter of two 10 ms windows of PIT channel 2.
  */
 void tsc_calibrate(void);
+
+/*
+ * After ACPI is read (smp_init) and before anything prints a time: times
+ * three 50 ms windows with every clock there is (PIT, ACPI PM timer,
+ * HPET) at once, reads the declared rates, and sets tsc_freq.khz to the
+ * estimate tsc_choose() picks. Also measures the cost of RDTSC. Takes
+ * about 160 ms.
+ */
+void tsc_crosscheck(const struct acpi_info *ai);
+
+/* INFO lines: every estimate, the choice, absent sources, RDTSC cost. */
+void tsc_report(void);
 
 /* Cycles to nanoseconds with the calibrated frequency (0 if unknown). */
 uint64_t tsc_to_ns(uint64_t cycles);

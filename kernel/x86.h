@@ -63,6 +63,14 @@ static inline void outl(uint16_t port, uint32_t val)
 	asm volatile("outl %0, %1" : : "a"(val), "Nd"(port));
 }
 
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t val;
+
+	asm volatile("inl %1, %0" : "=a"(val) : "Nd"(port));
+	return val;
+}
+
 /* TSC read, not ordered against surrounding instructions. */
 static inline uint64_t rdtsc(void)
 {
