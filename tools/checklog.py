@@ -12,7 +12,9 @@ What is checked:
     formed, plain printable ASCII.
   - Every @json line is one JSON object with "type" and "seq"; seq runs
     0, 1, 2, ... with no gap (a gap means a lost line).
-  - The first record is "env" with its fields; "result" and "fault" records
+  - The first record is "env" with its fields (tsc_khz is the estimate of
+    tsc_source, rdtsc_trapped agrees with rdtsc_cycles; the TSC fields of
+    later builds are checked where present); "result" and "fault" records
     have theirs; the last record is "summary", and its counts agree with the
     PASS/FAIL/SKIP lines and with the number of records before it.
   - Exactly one SUMMARY line, after the last verdict, agreeing with them.
@@ -140,6 +142,12 @@ def check_fields(obj, fields):
     return probs
 
 
+# The sources of a TSC rate, as env tsc_source and the keys of
+# tsc_estimates name them (docs/output.md, "The TSC rate").
+TSC_SOURCES = ("hpet", "pmtimer", "pit", "cpuid-15h", "hypervisor", "cpuid-16h")
+# rdtsc_trapped is rdtsc_cycles above this (kernel/tsc_estimate.h).
+RDTSC_TRAPPED_CYCLES = 500
+
 # The fields each record type must have (PROTOCOL.md, "Records"). Where a
 # value may be unknown on some machine, null is allowed.
 ENV_FIELDS = {
@@ -159,7 +167,7 @@ ENV_FIELDS = {
     "cpus_online": want_int(1),
     "apic": want_choice("xapic", "x2apic"),
     "tsc_khz": want_int(1, nullable=True),
-    "tsc_source": want_str(nullable=True),
+    "tsc_source": want_choice(*TSC_SOURCES, "none", nullable=True),
     "tsc_invariant": want_bool(),
     "features": want_object({
         "invlpgb": want_bool(),
@@ -169,6 +177,12 @@ ENV_FIELDS = {
         "x2apic": want_bool(),
     }),
     "mem_bytes": want_int(1),
+}
+# Env fields that logs of older builds do not have: checked where present.
+ENV_LATER_FIELDS = {
+    "tsc_estimates": want_object({k: want_int(1, nullable=True) for k in TSC_SOURCES}),
+    "rdtsc_cycles": want_int(0),
+    "rdtsc_trapped": want_bool(),
 }
 RESULT_FIELDS = {
     "bench": want_str(nonempty=True),
@@ -363,6 +377,9 @@ def check_records(rep):
             rep.env = rec
             for p in check_fields(rec, ENV_FIELDS):
                 rep.problem(n, f"env: {p}")
+            later = {k: v for k, v in ENV_LATER_FIELDS.items() if k in rec}
+            for p in check_fields(rec, later):
+                rep.problem(n, f"env: {p}")
             check_env_consistency(rep, rec, n)
         elif kind == "result":
             for p in check_result(rec):
@@ -395,6 +412,27 @@ def check_env_consistency(rep, env, n):
     feats = env.get("features")
     if env.get("apic") == "x2apic" and isinstance(feats, dict) and feats.get("x2apic") is False:
         rep.problem(n, "env: apic is x2apic but features.x2apic is false")
+    check_env_tsc(rep, env, n)
+
+
+def check_env_tsc(rep, env, n):
+    """The TSC rate against its source's estimate, and the RDTSC verdict
+    against its cost."""
+    khz, source = env.get("tsc_khz"), env.get("tsc_source")
+    if source == "none" and khz is not None:
+        rep.problem(n, f"env: tsc_source is \"none\" but tsc_khz is {json.dumps(khz)}")
+    if source in TSC_SOURCES and khz is None:
+        rep.problem(n, f"env: tsc_khz is null but tsc_source is {json.dumps(source)}")
+    est = env.get("tsc_estimates")
+    if isinstance(est, dict) and source in TSC_SOURCES and _is_int(khz) \
+            and est.get(source) != khz:
+        rep.problem(n, f"env: tsc_khz {khz} is not tsc_estimates.{source} "
+                    f"({json.dumps(est.get(source))})")
+    cycles, trapped = env.get("rdtsc_cycles"), env.get("rdtsc_trapped")
+    if _is_int(cycles) and isinstance(trapped, bool) and \
+            trapped != (cycles > RDTSC_TRAPPED_CYCLES):
+        rep.problem(n, f"env: rdtsc_trapped is {json.dumps(trapped)} but rdtsc_cycles "
+                    f"is {cycles} (trapped means above {RDTSC_TRAPPED_CYCLES})")
 
 
 def check_result(rec):
