@@ -342,6 +342,9 @@ def choose_accel(qemu, o):
     if o.accel == "tcg":
         return Choice("tcg", tcg_cpu, "asked for (--accel tcg)")
     kind = kvm_kind()
+    problem = kvm_device_problem()
+    if o.accel == "auto" and problem:
+        return Choice("tcg", tcg_cpu, f"no usable KVM: {problem}")
     if o.accel == "auto" and kind == "kvm-pvm":
         # Measured on such machines: the default suite takes minutes
         # instead of about a minute, RDTSC traps (~8,600 cycles) and the
