@@ -5,6 +5,7 @@
  */
 #include "mm/pmm_internal.h"
 #include "kernel/string.h"
+#include "mm/memops.h"
 
 /* Chunk summary: free frames in bits 0..17, bitmap words valid in bit 31. */
 #define SUM_FREE    0x3ffffu
@@ -55,7 +56,7 @@ static void phys_zero(const struct pmm *p, uint64_t pa, uint64_t len)
 
 		if (n > len)
 			n = len;
-		memset(phys(p, pa), 0, n);
+		mem_zero(phys(p, pa), n);
 		pa += n;
 		len -= n;
 	}
@@ -132,7 +133,7 @@ int pmm_init(struct pmm *p, const struct pmm_config *cfg)
 	if (!p || !cfg || !cfg->phys_to_virt || (cfg->map_count && !cfg->map) ||
 	    (cfg->reserved_count && !cfg->reserved))
 		return PMM_ERR_INVAL;
-	memset(p, 0, sizeof(*p));
+	mem_zero(p, sizeof(*p));
 	p->phys_to_virt = cfg->phys_to_virt;
 	p->ctx = cfg->ctx;
 	pmm_build_extents(p, cfg);
@@ -293,8 +294,8 @@ uint64_t pmm_alloc_run(struct pmm *p, uint64_t n, uint64_t align,
 				  &pa))
 			continue;
 		for (i = 0; (flags & PMM_ZERO) && i < n; i++)
-			memset(phys(p, pa + (i << PMM_FRAME_SHIFT)), 0,
-			       PMM_FRAME_SIZE);
+			mem_zero(phys(p, pa + (i << PMM_FRAME_SHIFT)),
+				 PMM_FRAME_SIZE);
 		return pa;
 	}
 fail:

@@ -11,6 +11,7 @@
 #include "kernel/trap.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
+#include "mm/memops.h"
 #include "mm/vm.h"
 #include "smp/apic.h"
 #include "smp/percpu.h"
@@ -112,7 +113,7 @@ static bool prepare_aps(void)
 
 		if (!pc || !tables)
 			return false;
-		memset(phys_to_virt(tables), 0, tframes * PAGE_SIZE);
+		mem_zero(phys_to_virt(tables), tframes * PAGE_SIZE);
 		percpu[cpu] = phys_to_virt(pc);
 		percpu[cpu]->cpu = cpu;
 		percpu[cpu]->apic_id = cpu_apic_id[cpu];
