@@ -343,6 +343,18 @@ int vm_walk(uint64_t va, struct pt_walk *w)
 	return pt_walk(&kernel_pt, va, w);
 }
 
+uint64_t *vm_pte_slot(uint64_t va)
+{
+	struct pt_walk w;
+	uint64_t pde;
+
+	if (pt_walk(&kernel_pt, va, &w) != PT_OK || w.level != 1)
+		return NULL; /* stopped above the page table, or a large leaf */
+	pde = w.entries[2];
+	return (uint64_t *)phys_to_virt(pde & PTE_ADDR_MASK) +
+	       ((va >> 12) & (PT_ENTRIES - 1));
+}
+
 void *mmio_map(uint64_t pa, size_t len)
 {
 	uint64_t off = pa & (PAGE_SIZE - 1), base = pa - off, va;

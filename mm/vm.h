@@ -75,6 +75,17 @@ int vm_unmap(uint64_t va, enum pt_size size, uint64_t *old);
 int vm_walk(uint64_t va, struct pt_walk *w);
 int vm_split(uint64_t va, enum pt_size size);
 
+/*
+ * The 4 KiB PTE slot for va, in the kernel tables, or NULL if no page table
+ * holds it yet (nothing was ever mapped in its 2 MiB) or a large page maps
+ * it. Tables are never freed, so the pointer stays valid. For experiments
+ * that change PTEs of their own pages many times over, as the OS would
+ * (one store, like set_pte/ptep_get_and_clear), where vm_map/vm_unmap's
+ * locked walk would dominate: under an emulating hypervisor a walk costs
+ * hundreds of microseconds. The caller owns the entry; nothing is flushed.
+ */
+uint64_t *vm_pte_slot(uint64_t va);
+
 /* PTE_NX where the CPU supports it, else 0 (NX is reserved without NXE). */
 uint64_t pte_nx(void);
 
