@@ -132,17 +132,20 @@ static struct {
 	volatile uint64_t pong;
 } __attribute__((aligned(CACHELINE))) line;
 
+/* Gives up after PINGPONG_TIMEOUT_US without a new round, not in total. */
 static void pingpong_responder(void *arg)
 {
 	uint64_t rounds = (uint64_t)(uintptr_t)arg, start = rdtsc();
+	uint64_t limit = us_to_cycles(PINGPONG_TIMEOUT_US);
 
 	for (uint64_t k = 1; k <= rounds; k++) {
 		while (line.ping != k) {
-			if (rdtsc() - start > us_to_cycles(PINGPONG_TIMEOUT_US))
+			if (rdtsc() - start > limit)
 				return;
 			cpu_relax();
 		}
 		line.pong = k;
+		start = rdtsc();
 	}
 }
 
