@@ -38,24 +38,30 @@ bool sd_setup(void)
 			sd.frames[s][i] = pa;
 		}
 	}
-	for (unsigned i = 0; i < SD_MAX_PAGES; i++)
+	sd.pte_flags = PTE_P | PTE_W | pte_nx();
+	for (unsigned i = 0; i < SD_MAX_PAGES; i++) {
 		if (vm_map((uint64_t)page_va(i), sd.frames[0][i], PT_4K,
-			   PTE_P | PTE_W | pte_nx(), NULL) != PT_OK)
+			   sd.pte_flags, NULL) != PT_OK)
 			return false;
+		sd.pte[i] = vm_pte_slot((uint64_t)page_va(i));
+		if (!sd.pte[i])
+			return false;
+	}
 	sd.ready = true;
 	return true;
 }
 
-/* Points each of the first k pages at its other frame; never flushes. */
+/*
+ * Points each of the first k pages at its other frame with one PTE store
+ * each, as the OS's set_pte would; never flushes.
+ */
 void sd_flip(unsigned k)
 {
-	uint64_t old;
-
 	for (unsigned i = 0; i < k; i++) {
 		sd.side[i] ^= 1;
-		vm_unmap((uint64_t)page_va(i), PT_4K, &old);
-		vm_map((uint64_t)page_va(i), sd.frames[sd.side[i]][i], PT_4K,
-		       PTE_P | PTE_W | pte_nx(), NULL);
+		__atomic_store_n(sd.pte[i],
+				 sd.frames[sd.side[i]][i] | sd.pte_flags,
+				 __ATOMIC_RELAXED);
 	}
 	/* INVLPGB is weakly ordered: the PTE stores must come first. */
 	mfence();

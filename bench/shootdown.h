@@ -15,6 +15,8 @@ struct sd {
 	bool ready;
 	uint8_t side[SD_MAX_PAGES];	      /* which frame page i maps */
 	uint64_t frames[2][SD_MAX_PAGES];     /* tagged with their address */
+	uint64_t *pte[SD_MAX_PAGES];	      /* each page's PTE slot */
+	uint64_t pte_flags;		      /* the PTEs' flags */
 	volatile uint64_t stale[MAX_CPUS];    /* stale reads seen, per CPU */
 	volatile uint64_t stale_va[MAX_CPUS]; /* the first one's address */
 };
