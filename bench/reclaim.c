@@ -13,10 +13,10 @@
 #include "bench/rng.h"
 #include "bench/reclaim.h"
 #include "kernel/cpu.h"
-#include "kernel/string.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "mm/invlpgb.h"
+#include "mm/memops.h"
 #include "mm/pagefault.h"
 #include "mm/vm.h"
 #include "smp/apic.h"
@@ -32,6 +32,7 @@
 
 struct worker {
 	volatile uint64_t reads;
+	volatile uint64_t page; /* the cold page it writes now */
 	unsigned index;
 	uint64_t seed;
 } __attribute__((aligned(CACHELINE)));
@@ -42,6 +43,7 @@ static const struct rc_config *cur;
 static uint64_t *cold_frame; /* frame of each cold page while mapped */
 static uint64_t *last_write; /* last successful value, per cold page */
 static uint64_t swap_pa;     /* swap area: one frame per cold page */
+static uint64_t **cold_pt;   /* the cold region's page tables, per 2 MiB */
 static uint64_t hot_stride;  /* bytes between two workers' regions */
 
 static inline uint64_t cold_va(uint64_t p)
@@ -63,6 +65,7 @@ static void worker_loop(void *arg)
 	struct rng rng;
 
 	rng_seed(&rng, me->seed);
+	me->page = p;
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		for (int i = 0; i < READS_PER_WRITE; i++)
 			(void)*(volatile uint64_t *)hot_va(
@@ -86,8 +89,10 @@ static void worker_loop(void *arg)
 		seq++;
 		if (!write_u64_safe((void *)cold_va(p), seq << 16 | me->index))
 			last_write[p] = seq << 16 | me->index;
-		if (seq % WRITES_PER_PAGE == 0)
+		if (seq % WRITES_PER_PAGE == 0) {
 			p = p + nw < cur->cold_pages ? p + nw : me->index;
+			me->page = p;
+		}
 	}
 }
 
@@ -104,16 +109,52 @@ static bool map_hot(const struct rc_config *cfg)
 	return true;
 }
 
+static inline uint64_t *cold_pte(uint64_t p)
+{
+	return cold_pt[p / PT_ENTRIES] + p % PT_ENTRIES;
+}
+
+/*
+ * Page tables for the whole cold region, once: map and unmap the first
+ * page of every 2 MiB, and keep where its table is. Paging in and out then
+ * stores PTEs directly, as the OS does, instead of walking the tables.
+ */
+static bool cold_tables(const struct rc_config *cfg)
+{
+	uint64_t old, pa = frame_alloc(0);
+	bool ok = pa != 0;
+
+	for (uint64_t t = 0; ok && t < cfg->cold_pages / PT_ENTRIES; t++) {
+		uint64_t va = cold_va(t * PT_ENTRIES);
+
+		ok = vm_map(va, pa, PT_4K, PTE_P | pte_nx(), NULL) == PT_OK;
+		cold_pt[t] = ok ? vm_pte_slot(va) : NULL;
+		ok = ok && cold_pt[t] && vm_unmap(va, PT_4K, &old) == PT_OK;
+	}
+	if (pa)
+		frame_free(pa);
+	return ok;
+}
+
+/*
+ * Fresh frames for the cold region. Only the first word of a page is ever
+ * checked (it must hold the last write that succeeded, 0 for none), so
+ * only that word is cleared: zeroing whole pages costs milliseconds each
+ * under an emulating hypervisor, outside anything timed.
+ */
 static bool map_cold(const struct rc_config *cfg)
 {
-	for (uint64_t p = 0; p < cfg->cold_pages; p++) {
-		uint64_t pa = frame_alloc(PMM_ZERO);
+	uint64_t flags = PTE_P | PTE_W | pte_nx();
 
-		if (!pa || vm_map(cold_va(p), pa, PT_4K,
-				  PTE_P | PTE_W | pte_nx(), NULL))
+	for (uint64_t p = 0; p < cfg->cold_pages; p++) {
+		uint64_t pa = frame_alloc(0);
+
+		if (!pa)
 			return false;
+		*(volatile uint64_t *)phys_to_virt(pa) = 0;
 		cold_frame[p] = pa;
 		last_write[p] = 0;
+		__atomic_store_n(cold_pte(p), pa | flags, __ATOMIC_RELEASE);
 	}
 	return true;
 }
@@ -127,17 +168,21 @@ bool rc_prepare(const struct rc_config *cfg)
 		     ~(LARGE_PAGE_SIZE - 1);
 	cold_frame = bench_alloc(n);
 	last_write = bench_alloc(n);
+	cold_pt = (uint64_t **)bench_alloc(n / PT_ENTRIES);
 	swap_pa = frame_alloc_run(n, PAGE_SIZE);
-	return cold_frame && last_write && swap_pa && map_hot(cfg);
+	return cold_frame && last_write && cold_pt && swap_pa &&
+	       cold_tables(cfg) && map_hot(cfg);
 }
 
 void rc_release(const struct rc_config *cfg)
 {
 	bench_free(cold_frame, cfg->cold_pages);
 	bench_free(last_write, cfg->cold_pages);
+	bench_free((uint64_t *)cold_pt, cfg->cold_pages / PT_ENTRIES);
 	if (swap_pa)
 		frame_free_run(swap_pa, cfg->cold_pages);
 	cold_frame = last_write = NULL;
+	cold_pt = NULL;
 	swap_pa = 0;
 }
 
@@ -145,23 +190,56 @@ void rc_release(const struct rc_config *cfg)
 
 static struct cpumask others;
 
-/* Clears the PTEs of [first, first + n); the frames are kept for now. */
+/*
+ * Clears the PTEs of [first, first + n), one atomic exchange each (Linux's
+ * ptep_get_and_clear); the frames are kept for now.
+ */
 static void clear_ptes(uint64_t first, unsigned n)
 {
-	uint64_t old;
-
 	for (unsigned i = 0; i < n; i++)
-		vm_unmap(cold_va(first + i), PT_4K, &old);
+		(void)__atomic_exchange_n(cold_pte(first + i), 0,
+					  __ATOMIC_SEQ_CST);
 	mfence(); /* INVLPGB is weakly ordered: the clears come first */
 }
 
-static void write_back(uint64_t first, unsigned n, bool widen_window)
+static void copy_out(uint64_t p)
 {
+	mem_copy_words(phys_to_virt(swap_pa + p * PAGE_SIZE),
+		       phys_to_virt(cold_frame[p]), PAGE_SIZE);
+}
+
+static void write_back(uint64_t first, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		copy_out(first + i);
+}
+
+/*
+ * The negative control's write-back, before the flush, and as a reclaimer
+ * racing the workers would least want it: first the pages the workers are
+ * writing right now (the ones their TLBs hold), then the rest, each copy
+ * followed by a window in which they go on writing. A write that reaches
+ * a page through a stale entry after its copy is lost.
+ */
+static void write_back_racing(uint64_t first, unsigned n)
+{
+	uint64_t done[RC_INSNS / 64] = {0};
+
+	for (unsigned w = 0; w < cur->workers; w++) {
+		uint64_t p = workers[w].page, i = p - first;
+
+		if (p < first || i >= n || i >= RC_INSNS ||
+		    (done[i / 64] & (1ull << (i % 64))))
+			continue;
+		done[i / 64] |= 1ull << (i % 64);
+		copy_out(p);
+		udelay(WINDOW_US); /* the others run meanwhile */
+	}
 	for (unsigned i = 0; i < n; i++) {
-		memcpy(phys_to_virt(swap_pa + (first + i) * PAGE_SIZE),
-		       phys_to_virt(cold_frame[first + i]), PAGE_SIZE);
-		if (widen_window)
-			udelay(WINDOW_US); /* the others run meanwhile */
+		if (i < RC_INSNS && (done[i / 64] & (1ull << (i % 64))))
+			continue;
+		copy_out(first + i);
+		udelay(WINDOW_US);
 	}
 }
 
@@ -212,12 +290,12 @@ static void page_out(struct rc_run *run, uint64_t *samples)
 
 		clear_ptes(first, b);
 		if (run->s == RC_WRITEBACK_FIRST) {
-			write_back(first, b,
-				   true); /* wrong order, on purpose */
+			write_back_racing(first,
+					  b); /* wrong order, on purpose */
 			flush(run, first, b);
 		} else {
 			flush(run, first, b);
-			write_back(first, b, false);
+			write_back(first, b);
 		}
 		free_frames(first, b);
 		samples[k] = rdtsc_ordered() - t0;
