@@ -34,17 +34,19 @@ BENCH_KCFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding \
 	-fno-builtin -fno-pic -fno-pie -fno-stack-protector -mno-red-zone \
 	-mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 -mno-80387 -m64 -I.
 
-BENCH_TESTS := stats params table
+BENCH_TESTS := stats params table plan
 BENCH_SRCS_stats := bench/stats.c
 BENCH_SRCS_params := bench/params.c kernel/config.c kernel/cmdline.c \
 	kernel/kstring.c
 BENCH_SRCS_table := bench/table.c bench/stats.c kernel/kstring.c
+BENCH_SRCS_plan := bench/plan.c kernel/printf.c kernel/kstring.c
 
 BENCH_BINS := $(BENCH_TESTS:%=$(BENCH_OUT)/test_%)
-BENCH_HDRS := bench/stats.h bench/params.h bench/rng.h bench/table.h \
+BENCH_HDRS := bench/stats.h bench/params.h bench/rng.h bench/table.h bench/plan.h \
+	kernel/printf.h \
 	kernel/config.h kernel/cmdline.h kernel/kstring.h \
 	$(BENCH_UNIT_DIR)/unit.h
-BENCH_KSRCS := bench/stats.c bench/params.c bench/table.c
+BENCH_KSRCS := bench/stats.c bench/params.c bench/table.c bench/plan.c
 BENCH_KOBJS := $(BENCH_KSRCS:%.c=$(BENCH_OUT)/freestanding/%.o)
 
 define BENCH_RULE

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The time budget: what the experiments are cut to so that a run ends in
+ * about budget_s seconds on any machine, from 4 vCPUs under TCG to a
+ * 192-CPU server.
+ *
+ * Before the experiments run, the runner measures what the operations cost
+ * here (an IPI round trip to one responder and to all, a CR3 reload, an
+ * INVLPG, a page copy) and fills struct plan_in with the configured sizes.
+ * plan_make() estimates each experiment's time from those costs and, where
+ * the total is over budget, reduces what the user did not set, in an order
+ * that keeps every experiment meaningful:
+ *   shootdown  every strategy and every page count stay; the responder
+ *              counts are thinned to 1, the middle one and all, then
+ *              samples (and warmup with them) are cut, never below
+ *              PLAN_MIN_SAMPLES;
+ *   reclaim    every strategy stays; the cold region shrinks in whole PMDs
+ *              (512 pages), never below one, and the hot regions with it;
+ *   flushloop  every strategy and CPU count stay; the time per point
+ *              shrinks, never below PLAN_MIN_DURATION_MS;
+ *   primitives is small and fixed: it is counted, not cut.
+ * A value the user set (samples=, reclaim_mb=, ...) is never reduced: if it
+ * cannot fit, the plan says so and runs it as given.
+ *
+ * Portable: no hardware access, tested on the host.
+ */
+#ifndef BENCH_PLAN_H
+#define BENCH_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PLAN_MIN_SAMPLES     10
+#define PLAN_MIN_WARMUP	     2
+#define PLAN_MIN_DURATION_MS 10
+#define PLAN_PMD_PAGES	     512
+#define PLAN_NOTES_MAX	     8
+#define PLAN_NOTE_LEN	     160
+#define PLAN_LIST_MAX	     32
+
+enum plan_exp {
+	PLAN_PRIMITIVES,
+	PLAN_SHOOTDOWN,
+	PLAN_RECLAIM,
+	PLAN_FLUSHLOOP,
+	PLAN_EXPS
+};
+
+/* What the operations cost on this machine, in TSC cycles. */
+struct plan_costs {
+	uint64_t tsc_khz;    /* 0: unknown, so no planning */
+	uint64_t ipi_one;    /* IPI round trip to one responder */
+	uint64_t ipi_all;    /* one round to every responder */
+	uint64_t cr3;	     /* CR3 reload */
+	uint64_t invlpg;     /* INVLPG of a present entry */
+	uint64_t page_copy;  /* copying one 4 KiB page */
+	uint32_t responders; /* CPUs online but the initiator */
+};
+
+struct plan_shootdown {
+	uint32_t pages[PLAN_LIST_MAX], npages;
+	uint32_t targets[PLAN_LIST_MAX], ntargets; /* resolved, ascending */
+	uint32_t ipi_strategies;		   /* IPI strategies run */
+	bool invlpgb;	  /* INVLPGB (or its model) runs too */
+	uint32_t classes; /* extra 1-target configs by distance */
+	uint32_t samples, warmup;
+	bool samples_set, warmup_set, targets_set;
+};
+
+struct plan_reclaim {
+	uint64_t cold_pages, hot_pages; /* hot: per worker */
+	uint32_t workers;
+	uint32_t per_page_passes; /* strategies that flush page by page */
+	uint32_t batches[PLAN_LIST_MAX], nbatches; /* batched strategies */
+	uint64_t duration_ms; /* the workers' baseline window per pass */
+	bool cold_set, hot_set;
+};
+
+struct plan_flushloop {
+	uint32_t strategies, cpu_counts;
+	uint64_t duration_ms; /* per strategy and CPU count */
+	bool duration_set;
+};
+
+struct plan {
+	uint64_t budget_ms; /* 0: unlimited */
+	bool run[PLAN_EXPS];
+	uint64_t primitives_cycles; /* the caller's estimate */
+	struct plan_shootdown sd;
+	struct plan_reclaim rc;
+	struct plan_flushloop fl;
+	/* Out: estimates (ms) as planned, and what was done. */
+	uint64_t est_ms[PLAN_EXPS];
+	uint64_t total_ms;
+	bool fits;
+	size_t nnotes;
+	char notes[PLAN_NOTES_MAX][PLAN_NOTE_LEN];
+};
+
+/* Estimated time of each experiment as p stands (cycles). */
+uint64_t plan_shootdown_cycles(const struct plan_shootdown *sd,
+			       const struct plan_costs *c);
+uint64_t plan_reclaim_cycles(const struct plan_reclaim *rc,
+			     const struct plan_costs *c);
+uint64_t plan_flushloop_cycles(const struct plan_flushloop *fl,
+			       const struct plan_costs *c);
+
+/*
+ * Reduces p (in place) to fit p->budget_ms on a machine with costs c, and
+ * fills the estimates and notes. With budget 0, or no TSC rate, nothing is
+ * reduced.
+ */
+void plan_make(struct plan *p, const struct plan_costs *c);
+
+/* Name of an experiment as the plan record and the notes write it. */
+const char *plan_exp_name(enum plan_exp e);
+
+#endif

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host tests of bench/plan.c: estimates that follow the cost model, and
+ * reductions that fit the budget while keeping what the plan promises
+ * (every page count, responder counts 1 and all, whole PMDs, minimums,
+ * and values the user set left alone).
+ */
+#include "unit.h"
+#include "bench/plan.h"
+
+#define KHZ 2000000ull /* 2 GHz: 2,000,000 cycles a millisecond */
+
+/*
+ * Single-threaded TCG at 4 CPUs: a round to all costs 3x a round to one,
+ * and a page copy is slow.
+ */
+static const struct plan_costs tcg4 = {
+	.tsc_khz = KHZ,
+	.ipi_one = 40000,
+	.ipi_all = 120000,
+	.cr3 = 20000,
+	.invlpg = 3000,
+	.page_copy = 30000,
+	.responders = 3,
+};
+
+/* A server: 191 responders, a multicast round costs ~3x a unicast one. */
+static const struct plan_costs server = {
+	.tsc_khz = KHZ,
+	.ipi_one = 2000,
+	.ipi_all = 6000,
+	.cr3 = 400,
+	.invlpg = 150,
+	.page_copy = 800,
+	.responders = 191,
+};
+
+static void defaults(struct plan *p, uint32_t responders)
+{
+	static const uint32_t pages[] = {1, 2, 8, 32, 33, 64, 512};
+
+	memset(p, 0, sizeof(*p));
+	for (int e = 0; e < PLAN_EXPS; e++)
+		p->run[e] = true;
+	p->primitives_cycles = 100 * KHZ; /* 100 ms */
+	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++)
+		p->sd.pages[p->sd.npages++] = pages[i];
+	for (uint32_t t = 1; t < responders; t *= 2)
+		p->sd.targets[p->sd.ntargets++] = t;
+	p->sd.targets[p->sd.ntargets++] = responders;
+	p->sd.ipi_strategies = 4;
+	p->sd.samples = 200;
+	p->sd.warmup = 20;
+	p->sd.classes = 2;
+	p->rc.cold_pages = 338 * 256; /* 338 MiB */
+	p->rc.hot_pages = 56 * 256;
+	p->rc.workers = responders - 1;
+	p->rc.per_page_passes = 3;
+	p->rc.batches[p->rc.nbatches++] = 1;
+	p->rc.batches[p->rc.nbatches++] = 31;
+	p->rc.batches[p->rc.nbatches++] = 512;
+	p->rc.duration_ms = 100;
+	p->fl.strategies = 3;
+	p->fl.cpu_counts = 3;
+	p->fl.duration_ms = 100;
+}
+
+static void test_no_budget_changes_nothing(void **state)
+{
+	struct plan p, before;
+
+	(void)state;
+	defaults(&p, 3);
+	before = p;
+	plan_make(&p, &tcg4);
+	assert_int_equal(p.sd.samples, before.sd.samples);
+	assert_int_equal(p.sd.ntargets, before.sd.ntargets);
+	assert_int_equal(p.rc.cold_pages, before.rc.cold_pages);
+	assert_int_equal(p.fl.duration_ms, before.fl.duration_ms);
+	assert_int_equal(p.nnotes, 0);
+	assert_true(p.fits);
+	assert_int_equal(p.est_ms[PLAN_PRIMITIVES], 100);
+	assert_true(p.total_ms > 1000); /* the defaults take a while */
+}
+
+static void test_estimates_follow_the_model(void **state)
+{
+	struct plan p;
+	uint64_t one, two;
+
+	(void)state;
+	defaults(&p, 3);
+	one = plan_shootdown_cycles(&p.sd, &tcg4);
+	p.sd.samples = 2 * 200 + 20; /* twice the samples + warmup */
+	two = plan_shootdown_cycles(&p.sd, &tcg4);
+	assert_int_equal(two, 2 * one);
+	/* A bigger cold region costs more; so does a slower IPI. */
+	one = plan_reclaim_cycles(&p.rc, &tcg4);
+	p.rc.cold_pages *= 2;
+	assert_true(plan_reclaim_cycles(&p.rc, &tcg4) > one);
+	/* Flushloop: strategies x counts x duration. */
+	assert_int_equal(plan_flushloop_cycles(&p.fl, &tcg4),
+			 3ull * 3 * 100 * KHZ);
+}
+
+static void test_serial_rounds_cost_more(void **state)
+{
+	struct plan p;
+	struct plan_costs parallel = tcg4;
+
+	(void)state;
+	defaults(&p, 3);
+	parallel.ipi_all = parallel.ipi_one; /* responders side by side */
+	assert_true(plan_reclaim_cycles(&p.rc, &tcg4) >
+		    plan_reclaim_cycles(&p.rc, &parallel));
+}
+
+static void check_fits(const struct plan *p, uint64_t budget_ms)
+{
+	assert_true(p->fits);
+	assert_true(p->total_ms <= budget_ms);
+}
+
+static void test_fits_and_keeps_the_shape(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	defaults(&p, 3);
+	p.budget_ms = 15000;
+	plan_make(&p, &tcg4);
+	check_fits(&p, 15000);
+	/* Every page count and strategy stays. */
+	assert_int_equal(p.sd.npages, 7);
+	assert_int_equal(p.sd.ipi_strategies, 4);
+	/* 1, 2, 3 responders: already three, nothing to thin. */
+	assert_int_equal(p.sd.ntargets, 3);
+	assert_true(p.sd.samples >= PLAN_MIN_SAMPLES);
+	assert_true(p.sd.warmup >= PLAN_MIN_WARMUP);
+	/* Whole PMDs, at least one, no more than configured. */
+	assert_int_equal(p.rc.cold_pages % PLAN_PMD_PAGES, 0);
+	assert_true(p.rc.cold_pages >= PLAN_PMD_PAGES);
+	assert_true(p.rc.cold_pages < 338 * 256);
+	assert_int_equal(p.rc.nbatches, 3);
+	assert_true(p.fl.duration_ms >= PLAN_MIN_DURATION_MS);
+	assert_true(p.nnotes >= 2);
+}
+
+static void test_server_targets_thinned_to_ends_and_middle(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	defaults(&p, 191);
+	p.rc.cold_pages = 20480 * 256; /* the seed's 20 GiB */
+	p.rc.hot_pages = 2048 * 256;
+	p.budget_ms = 60000;
+	plan_make(&p, &server);
+	check_fits(&p, 60000);
+	assert_int_equal(p.sd.ntargets, 3);
+	assert_int_equal(p.sd.targets[0], 1);
+	assert_int_equal(p.sd.targets[2], 191);
+	assert_true(p.sd.targets[1] > 1 && p.sd.targets[1] < 191);
+	assert_int_equal(p.sd.npages, 7);
+	assert_string_equal(p.notes[0],
+			    "shootdown: responder counts thinned from 9 to "
+			    "1, 16, 191");
+}
+
+static void test_user_values_are_never_reduced(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	defaults(&p, 3);
+	p.sd.samples = 100000;
+	p.sd.samples_set = true;
+	p.rc.cold_set = true;
+	p.fl.duration_set = true;
+	p.sd.targets_set = true;
+	p.budget_ms = 15000;
+	plan_make(&p, &tcg4);
+	assert_int_equal(p.sd.samples, 100000);
+	assert_int_equal(p.rc.cold_pages, 338 * 256);
+	assert_int_equal(p.fl.duration_ms, 100);
+	assert_false(p.fits);
+	assert_true(p.nnotes >= 1);
+	assert_non_null(strstr(p.notes[p.nnotes - 1], "does not fit"));
+}
+
+static void test_small_experiment_gives_its_share_away(void **state)
+{
+	struct plan p, alone;
+
+	(void)state;
+	defaults(&p, 3);
+	p.fl.duration_ms = 10; /* flushloop needs little */
+	p.budget_ms = 15000;
+	alone = p;
+	plan_make(&p, &tcg4);
+	assert_int_equal(p.fl.duration_ms, 10);
+	/* Without flushloop, the others get no more than with it. */
+	alone.run[PLAN_FLUSHLOOP] = false;
+	plan_make(&alone, &tcg4);
+	assert_int_equal(alone.sd.samples, p.sd.samples);
+}
+
+static void test_no_tsc_rate_no_plan(void **state)
+{
+	struct plan p;
+	struct plan_costs c = tcg4;
+
+	(void)state;
+	defaults(&p, 3);
+	c.tsc_khz = 0;
+	p.budget_ms = 1;
+	plan_make(&p, &c);
+	assert_int_equal(p.sd.samples, 200);
+	assert_int_equal(p.nnotes, 0);
+}
+
+static void test_tiny_budget_stops_at_minimums(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	defaults(&p, 3);
+	p.budget_ms = 1;
+	plan_make(&p, &tcg4);
+	assert_int_equal(p.sd.samples, PLAN_MIN_SAMPLES);
+	assert_int_equal(p.sd.warmup, PLAN_MIN_WARMUP);
+	assert_int_equal(p.rc.cold_pages, PLAN_PMD_PAGES);
+	assert_int_equal(p.fl.duration_ms, PLAN_MIN_DURATION_MS);
+	assert_false(p.fits);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_budget_changes_nothing),
+		cmocka_unit_test(test_estimates_follow_the_model),
+		cmocka_unit_test(test_serial_rounds_cost_more),
+		cmocka_unit_test(test_fits_and_keeps_the_shape),
+		cmocka_unit_test(
+			test_server_targets_thinned_to_ends_and_middle),
+		cmocka_unit_test(test_user_values_are_never_reduced),
+		cmocka_unit_test(test_small_experiment_gives_its_share_away),
+		cmocka_unit_test(test_no_tsc_rate_no_plan),
+		cmocka_unit_test(test_tiny_budget_stops_at_minimums),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
