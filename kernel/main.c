@@ -73,7 +73,7 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 	cpu_identify();                   /* CPUID: vendor, model, features */
 	console_init(&com1);              /* COM1 until the cmdline is read */
 	report_init(report_to_console);   /* verdicts and records go there */
-	traps_init_cpu(NULL);             /* GDT, TSS, IDT: faults reported */
+	traps_init_cpu(NULL, NULL);       /* GDT, TSS, IDT: faults reported */
 	kprintf("\nshootdown %s: TLB invalidation cost harness\n",
 		BUILD_VERSION);
 	bootinfo_parse(magic, info_addr); /* copy the loader's information */

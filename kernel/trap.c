@@ -8,11 +8,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "boot/boot.h"
+#include "mm/memops.h"
 #include "string.h"
 #include "trap.h"
 #include "x86.h"
 
 #define IST_STACK_SIZE 4096
+#define IST_STACKS     3
 #define IST_DF	       1
 #define IST_NMI	       2
 #define IST_MC	       3
@@ -38,17 +40,23 @@ struct __attribute__((packed)) idt_gate {
 	uint32_t reserved;
 };
 
-/* What each CPU needs of its own; the boot CPU's is static. */
+_Static_assert(TRAPS_IST_SIZE == IST_STACKS * IST_STACK_SIZE,
+	       "TRAPS_IST_SIZE is the IST stacks");
+
+/*
+ * What each CPU needs of its own besides its IST stacks; the boot CPU's
+ * are static.
+ */
 struct cpu_tables {
 	uint64_t gdt[5]; /* null, code, data, TSS (two slots) */
 	struct tss tss;
-	uint8_t ist_stack[3][IST_STACK_SIZE] __attribute__((aligned(16)));
 };
 
 extern const char isr_stubs[];
 static struct idt_gate idt[256] __attribute__((aligned(16)));
 static trap_handler handlers[256];
 static struct cpu_tables boot_cpu_tables __attribute__((aligned(64)));
+static uint8_t boot_cpu_ist[TRAPS_IST_SIZE] __attribute__((aligned(16)));
 
 static void idt_build(void)
 {
@@ -84,19 +92,20 @@ size_t traps_tables_size(void)
 	return sizeof(struct cpu_tables);
 }
 
-void traps_init_cpu(void *tables)
+void traps_init_cpu(void *tables, void *ist)
 {
 	struct cpu_tables *t = tables ? tables : &boot_cpu_tables;
+	uint8_t *stacks = ist ? ist : boot_cpu_ist;
 	struct desc_ptr gdtr = {sizeof(t->gdt) - 1, (uint64_t)t->gdt};
 	struct desc_ptr idtr = {sizeof(idt) - 1, (uint64_t)idt};
 
 	if (idt[0].selector == 0)
 		idt_build();
-	t->gdt[0] = 0;
+	mem_zero(t, sizeof(*t));
 	t->gdt[1] = 0x00AF9A000000FFFFull; /* 64-bit code, DPL 0 */
 	t->gdt[2] = 0x00CF92000000FFFFull; /* data, DPL 0 */
-	for (int i = 0; i < 3; i++)
-		t->tss.ist[i] = (uint64_t)(t->ist_stack[i] + IST_STACK_SIZE);
+	for (int i = 0; i < IST_STACKS; i++)
+		t->tss.ist[i] = (uint64_t)(stacks + (i + 1) * IST_STACK_SIZE);
 	t->tss.iomap_base = sizeof(t->tss); /* no I/O bitmap */
 	gdt_set_tss(&t->gdt[3], &t->tss);
 	lgdt(&gdtr);

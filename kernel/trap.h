@@ -31,11 +31,17 @@ enum {
 /* Returns normally to resume after the trapping instruction (or at rip). */
 typedef void (*trap_handler)(struct trap_frame *f);
 
+/* The interrupt stacks of one CPU (#DF, NMI, #MC: 4 KiB each), in bytes. */
+#define TRAPS_IST_SIZE (3 * 4096)
+
 /*
- * Loads the GDT, TSS and IDT on this CPU (IST stacks for #DF, NMI, #MC).
- * tables: traps_tables_size() zeroed bytes of its own, NULL on the boot CPU.
+ * Loads the GDT, TSS and IDT on this CPU. tables: traps_tables_size()
+ * bytes of its own for its GDT and TSS (their contents do not matter);
+ * ist: TRAPS_IST_SIZE bytes, 16-byte aligned, for its interrupt stacks,
+ * not touched until one of those exceptions comes. Both NULL on the boot
+ * CPU.
  */
-void traps_init_cpu(void *tables);
+void traps_init_cpu(void *tables, void *ist);
 size_t traps_tables_size(void);
 void trap_set_handler(unsigned vector, trap_handler h);
 const char *trap_name(unsigned vector);

@@ -77,7 +77,7 @@ void ap_main(void)
 		halt_forever();
 	}
 	percpu_install(percpu[cpu]);
-	traps_init_cpu(percpu[cpu]->tables);
+	traps_init_cpu(percpu[cpu]->tables, percpu[cpu]->ist);
 	mm_init_ap();
 	apic_init_cpu();
 	cpumask_set_atomic(cpu, &cpus_online);
@@ -85,42 +85,77 @@ void ap_main(void)
 	ap_idle(percpu[cpu]);
 }
 
-/* A stack of AP_STACK_SIZE in slot i, with the page under it unmapped. */
-static uint64_t map_stack(unsigned i)
+/*
+ * Stack slot i: AP_STACK_SIZE under its top, with the page under it
+ * unmapped. Maps the pages [lo, hi) of it, counted down from the top, to
+ * one run of frames.
+ */
+static bool map_stack(unsigned i, uint64_t lo, uint64_t hi)
 {
 	uint64_t top = STACK_BASE + (i + 1) * STACK_SLOT;
-	uint64_t base = top - AP_STACK_SIZE;
+	uint64_t pa = frame_alloc_run(hi - lo, PAGE_SIZE);
 
-	for (uint64_t va = base; va < top; va += PAGE_SIZE) {
-		uint64_t pa = frame_alloc(0);
-
-		if (!pa ||
-		    vm_map(va, pa, PT_4K, PTE_P | PTE_W | PTE_G | pte_nx(),
-			   NULL) != PT_OK)
-			return 0;
+	if (!pa)
+		return false;
+	for (uint64_t k = lo; k < hi; k++) {
+		if (vm_map(top - (k + 1) * PAGE_SIZE,
+			   pa + (hi - 1 - k) * PAGE_SIZE, PT_4K,
+			   PTE_P | PTE_W | PTE_G | pte_nx(), NULL) != PT_OK)
+			return false;
 	}
-	return top;
+	ap_stacks[i] = top;
+	return true;
 }
 
-/* Per-CPU area, trap tables and a stack for each AP; false if out. */
+static uint64_t round_up(uint64_t n, uint64_t align)
+{
+	return (n + align - 1) & ~(align - 1);
+}
+
+/*
+ * Memory for each AP: its per-CPU area, GDT and TSS, a stack, and its IST
+ * stacks. Bring-up writes only the first three and the stack's top page;
+ * they are taken first, so that they lie together (the per-CPU areas,
+ * GDTs and TSSs of all APs side by side in one run of frames), and the
+ * rest after. Under QEMU the first write to each 2 MiB of guest memory
+ * makes the host fault in a huge page, which takes milliseconds on a busy
+ * host: spread over every AP's memory, those writes cost more than the
+ * rest of bring-up together. Each AP's share of the run is a power of two
+ * of at least two cache lines (adjacent lines are often fetched together),
+ * so that none straddles a page.
+ */
 static bool prepare_aps(void)
 {
-	uint64_t tframes = (traps_tables_size() + PAGE_SIZE - 1) / PAGE_SIZE;
+	uint64_t pc_size = round_up(sizeof(struct percpu), 2 * CACHELINE);
+	uint64_t share = 2 * CACHELINE, bytes, run;
+	uint64_t ist_frames = round_up(TRAPS_IST_SIZE, PAGE_SIZE) / PAGE_SIZE;
+	uint8_t *hot;
 
+	while (share < pc_size + traps_tables_size())
+		share *= 2;
+	bytes = share * (nr_cpus - 1);
+	run = frame_alloc_run(round_up(bytes, PAGE_SIZE) / PAGE_SIZE,
+			      PAGE_SIZE);
+	if (!run)
+		return false;
+	hot = phys_to_virt(run);
+	mem_zero(hot, bytes);
 	for (unsigned cpu = 1; cpu < nr_cpus; cpu++) {
-		uint64_t pc = frame_alloc(PMM_ZERO);
-		uint64_t tables = frame_alloc_run(tframes, PAGE_SIZE);
+		struct percpu *pc = (void *)(hot + share * (cpu - 1));
 
-		if (!pc || !tables)
+		pc->cpu = cpu;
+		pc->apic_id = cpu_apic_id[cpu];
+		pc->tables = (uint8_t *)pc + pc_size;
+		percpu[cpu] = pc;
+		if (!map_stack(cpu - 1, 0, 1))
 			return false;
-		mem_zero(phys_to_virt(tables), tframes * PAGE_SIZE);
-		percpu[cpu] = phys_to_virt(pc);
-		percpu[cpu]->cpu = cpu;
-		percpu[cpu]->apic_id = cpu_apic_id[cpu];
-		percpu[cpu]->tables = phys_to_virt(tables);
-		ap_stacks[cpu - 1] = map_stack(cpu - 1);
-		if (!ap_stacks[cpu - 1])
+	}
+	for (unsigned cpu = 1; cpu < nr_cpus; cpu++) {
+		uint64_t ist = frame_alloc_run(ist_frames, PAGE_SIZE);
+
+		if (!ist || !map_stack(cpu - 1, 1, AP_STACK_SIZE / PAGE_SIZE))
 			return false;
+		percpu[cpu]->ist = phys_to_virt(ist);
 	}
 	return true;
 }
@@ -178,22 +213,25 @@ static void wait_arrivals(void)
 bool smp_start_aps(uint64_t tramp_page, const char **why)
 {
 	uint64_t old;
+	bool ok = true;
 
 	if (nr_cpus < 2)
 		return true;
-	if (!prepare_aps()) {
-		*why = "out of memory for AP stacks and per-CPU areas";
-		return false;
-	}
+	/* First: the page tables it needs then lie with prepare_aps()'s. */
 	if (!install_trampoline(tramp_page, why))
 		return false;
-	send_to_aps(ICR_INIT | ICR_ASSERT | ICR_LEVEL);
-	udelay(INIT_DELAY_US);
-	for (int i = 0; i < 2; i++) {
-		send_to_aps(ICR_STARTUP | (uint32_t)(tramp_page >> 12));
-		udelay(SIPI_DELAY_US);
+	if (prepare_aps()) {
+		send_to_aps(ICR_INIT | ICR_ASSERT | ICR_LEVEL);
+		udelay(INIT_DELAY_US);
+		for (int i = 0; i < 2; i++) {
+			send_to_aps(ICR_STARTUP | (uint32_t)(tramp_page >> 12));
+			udelay(SIPI_DELAY_US);
+		}
+		wait_arrivals();
+	} else {
+		*why = "out of memory for AP stacks and per-CPU areas";
+		ok = false;
 	}
-	wait_arrivals();
 	/* Every AP that will ever run is past the trampoline or lost. */
 	vm_unmap(tramp_page, PT_4K, &old);
 	invlpg((const void *)tramp_page);
@@ -201,5 +239,5 @@ bool smp_start_aps(uint64_t tramp_page, const char **why)
 		report_info("smp: bringup: %u CPUs started that are not in "
 			    "the list; they were halted",
 			    ap_strays);
-	return true;
+	return ok;
 }

@@ -17,7 +17,8 @@ struct percpu {
 	struct percpu *self;	   /* %gs:0 */
 	uint32_t cpu;		   /* %gs:8: dense index */
 	uint32_t apic_id;	   /* %gs:12 */
-	void *tables;		   /* GDT, TSS, IST stacks (kernel/trap.c) */
+	void *tables;		   /* GDT and TSS (kernel/trap.c) */
+	void *ist;		   /* IST stacks (kernel/trap.c) */
 	int64_t tsc_offset_signed; /* TSC minus the boot CPU's, measured */
 	uint32_t acpi_domain;
 	/* Background work (smp_start_background), run by the idle loop. */
