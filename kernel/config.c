@@ -77,6 +77,7 @@ bool config_parse_console(const char *val, void *dst, char *why, size_t whylen)
 }
 
 static const char *const exit_choices[] = {"halt", "reboot", NULL};
+static const char *const init_wait_choices[] = {"auto", "on", "off", NULL};
 static const char *const inject_choices[] = {"none", "fault", "fail",
 					     "fault-ap", NULL};
 
@@ -135,6 +136,16 @@ const struct cmdline_opt config_opts[] = {
 		.offset = CFG_OFF(cpus),
 		.min = 0,
 		.max = 65535,
+	},
+	{
+		.key = "init_wait",
+		.kind = OPT_CHOICE,
+		.def = "auto",
+		.help = "bring-up: wait 10 ms after INIT (the MP spec's "
+			"sequence): auto (only on CPUs that need it), on or "
+			"off",
+		.offset = CFG_OFF(init_wait),
+		.choices = init_wait_choices,
 	},
 	{
 		.key = "seed",

@@ -18,6 +18,8 @@ enum selftest_inject {
 	INJECT_FAIL,
 	INJECT_FAULT_AP
 };
+/* init_wait=: the 10 ms wait after INIT at bring-up (smp/initwait.h). */
+enum init_wait_mode { INIT_WAIT_AUTO, INIT_WAIT_ON, INIT_WAIT_OFF };
 
 struct console_cfg {
 	uint16_t port; /* I/O port of the 16550 */
@@ -31,6 +33,7 @@ struct config {
 	int inject;		    /* selftest=none|fault|fail */
 	bool help;		    /* help: print the keys and defaults */
 	uint64_t cpus;		    /* cpus=N: bring up N CPUs, 0 = all */
+	int init_wait;		    /* init_wait=auto|on|off */
 	uint64_t seed;		    /* seed=N: for randomised orders */
 	/* The experiments' parameters, parsed further by bench/params.c. */
 	char pages[160];      /* pages=K,K,...: pages per shootdown */

@@ -74,6 +74,7 @@ static void env_smp(struct json *j)
 	json_u64(j, "cpus_online", cpumask_count(&cpus_online));
 	json_str(j, "apic", apic_mode_name());
 	json_u64(j, "bringup_us", tsc_to_ns(smp_stats.bringup_cycles) / 1000);
+	json_bool(j, "bringup_init_wait", smp_stats.init_wait);
 	json_i64(j, "tsc_max_offset", smp_stats.tsc_max_offset);
 	json_bool(j, "tsc_trusted", smp_stats.tsc_trusted);
 	smp_env_topology(j);

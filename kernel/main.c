@@ -83,7 +83,7 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 	tsc_calibrate();                  /* the clock every timing uses */
 	pagefault_init();                 /* expected #PF recorded, not fatal */
 	mm_init();                        /* frames, own page tables, W^X */
-	smp_init(cfg.cpus);               /* ACPI, APIC, every CPU online */
+	smp_init(&cfg);                   /* ACPI, APIC, every CPU online */
 	tsc_crosscheck(&acpi);            /* TSC rate from every clock */
 	env_report(boot_info.cmdline);    /* first record: what ran where */
 	config_report();                  /* what was wrong with the cmdline */

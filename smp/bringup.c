@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * Starting the other CPUs: all of them at once. The boot CPU sends INIT to
- * every AP, waits 10 ms once, sends two STARTUP IPIs to every AP 200 us
- * apart (SDM vol. 3A, 9.4.4.1, "INIT-SIPI-SIPI"), and then waits for them
- * to report in; an AP that has not within its time is named and left out.
+ * every AP, then STARTUP IPIs (SDM vol. 3A, 9.4.4.1, "INIT-SIPI-SIPI"),
+ * and waits for the APs to report in; an AP that has not within its time
+ * is named and left out.
+ *
+ * Two sequences (init_wait=, smp/initwait.h). The MP specification's, for
+ * CPUs that may need it: INIT, 10 ms, STARTUP to all, 200 us, STARTUP to
+ * all again, 200 us. Without the wait, on every CPU known not to need it:
+ * INIT, STARTUP to all at once, then a second STARTUP only to those that
+ * have not started within 200 us (a CPU that has started ignores it, so
+ * the second one only matters for a first one that came too early or was
+ * lost). Every wait has its timeout.
  */
 #include "kernel/cpu.h"
 #include "kernel/report.h"
@@ -31,7 +39,9 @@ extern const char trampoline_start[], trampoline_end[], tr_gdt_ptr[],
 
 static uint64_t ap_stacks[MAX_CPUS]; /* stack tops, handed out by ticket */
 static volatile unsigned ap_arrived;
-static volatile unsigned ap_strays; /* started, but not in our list */
+static volatile unsigned ap_strays;  /* started, but not in our list */
+static volatile unsigned ap_started; /* in ap_main, index found */
+static struct cpumask cpus_started;
 
 static uint32_t my_apic_id(void)
 {
@@ -76,6 +86,8 @@ void ap_main(void)
 		__atomic_fetch_add(&ap_strays, 1, __ATOMIC_SEQ_CST);
 		halt_forever();
 	}
+	cpumask_set_atomic(cpu, &cpus_started);
+	__atomic_fetch_add(&ap_started, 1, __ATOMIC_SEQ_CST);
 	percpu_install(percpu[cpu]);
 	traps_init_cpu(percpu[cpu]->tables, percpu[cpu]->ist);
 	mm_init_ap();
@@ -191,13 +203,30 @@ static bool install_trampoline(uint64_t page, const char **why)
 	return true;
 }
 
-static void send_to_aps(uint32_t icr)
+/* To every AP, or (unstarted) to those not yet in ap_main; how many. */
+static unsigned send_to_aps(uint32_t icr, bool unstarted)
 {
-	for (unsigned cpu = 1; cpu < nr_cpus; cpu++)
+	unsigned sent = 0;
+
+	for (unsigned cpu = 1; cpu < nr_cpus; cpu++) {
+		if (unstarted && cpumask_test_atomic(cpu, &cpus_started))
+			continue;
+		sent++;
 		if (!apic_send(cpu_apic_id[cpu], icr))
 			report_info("smp: bringup: the APIC did not accept an "
 				    "IPI to apic id %u",
 				    cpu_apic_id[cpu]);
+	}
+	return sent;
+}
+
+/* Until every AP is in ap_main, or `us` have passed. */
+static void wait_started(uint64_t us)
+{
+	uint64_t limit = us_to_cycles(us), start = rdtsc();
+
+	while (ap_started < nr_cpus - 1 && rdtsc() - start < limit)
+		cpu_relax();
 }
 
 static void wait_arrivals(void)
@@ -210,7 +239,25 @@ static void wait_arrivals(void)
 		cpu_relax();
 }
 
-bool smp_start_aps(uint64_t tramp_page, const char **why)
+/* INIT, then STARTUP IPIs, as init_wait says (see the top of this file). */
+static void start_aps(uint32_t sipi, bool init_wait)
+{
+	send_to_aps(ICR_INIT | ICR_ASSERT | ICR_LEVEL, false);
+	if (init_wait) {
+		udelay(INIT_DELAY_US);
+		for (int i = 0; i < 2; i++) {
+			smp_stats.sipis += send_to_aps(sipi, false);
+			udelay(SIPI_DELAY_US);
+		}
+	} else {
+		smp_stats.sipis += send_to_aps(sipi, false);
+		wait_started(SIPI_DELAY_US);
+		smp_stats.sipis += send_to_aps(sipi, true);
+	}
+	wait_arrivals();
+}
+
+bool smp_start_aps(uint64_t tramp_page, bool init_wait, const char **why)
 {
 	uint64_t old;
 	bool ok = true;
@@ -221,13 +268,8 @@ bool smp_start_aps(uint64_t tramp_page, const char **why)
 	if (!install_trampoline(tramp_page, why))
 		return false;
 	if (prepare_aps()) {
-		send_to_aps(ICR_INIT | ICR_ASSERT | ICR_LEVEL);
-		udelay(INIT_DELAY_US);
-		for (int i = 0; i < 2; i++) {
-			send_to_aps(ICR_STARTUP | (uint32_t)(tramp_page >> 12));
-			udelay(SIPI_DELAY_US);
-		}
-		wait_arrivals();
+		start_aps(ICR_STARTUP | (uint32_t)(tramp_page >> 12),
+			  init_wait);
 	} else {
 		*why = "out of memory for AP stacks and per-CPU areas";
 		ok = false;

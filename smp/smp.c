@@ -12,6 +12,7 @@
 #include "kernel/tsc.h"
 #include "mm/vm.h"
 #include "smp/apic.h"
+#include "smp/initwait.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
@@ -137,7 +138,7 @@ static void choose_cpus(uint64_t max_cpus)
 	smp_stats.cpus_wanted = n;
 }
 
-void smp_init(uint64_t max_cpus)
+void smp_init(const struct config *cfg)
 {
 	const char *why = NULL;
 	uint64_t t0;
@@ -155,9 +156,12 @@ void smp_init(uint64_t max_cpus)
 	apic_init_cpu();
 	cpu_apic_id[0] = apic_read_id();
 	percpu[0]->apic_id = cpu_apic_id[0];
-	choose_cpus(max_cpus);
+	choose_cpus(cfg->cpus);
+	smp_stats.init_wait =
+		smp_init_wait(cfg->init_wait, cpu_info.vendor, cpu_info.family,
+			      cpu_info.hypervisor, &smp_stats.init_wait_why);
 	t0 = rdtsc_ordered();
-	if (!smp_start_aps(mm_stats.trampoline, &why))
+	if (!smp_start_aps(mm_stats.trampoline, smp_stats.init_wait, &why))
 		report_fail("smp: bringup", "%s; running on the boot cpu only",
 			    why);
 	smp_stats.bringup_cycles = rdtsc_ordered() - t0;
@@ -179,6 +183,12 @@ void smp_report(void)
 		    apic_mode_name(),
 		    (unsigned long long)(tsc_to_ns(smp_stats.bringup_cycles) /
 					 1000));
+	if (nr_cpus > 1)
+		report_info("smp: bring-up %s the 10 ms wait after INIT (%s); "
+			    "%u STARTUP IPIs to %u cpus",
+			    smp_stats.init_wait ? "with" : "without",
+			    smp_stats.init_wait_why, smp_stats.sipis,
+			    nr_cpus - 1);
 	report_info("smp: largest TSC offset from cpu 0: %lld cycles; %s",
 		    (long long)smp_stats.tsc_max_offset,
 		    smp_stats.tsc_trusted

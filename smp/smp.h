@@ -17,8 +17,11 @@ struct smp_stats {
 	unsigned cpus_madt;   /* enabled CPUs in the MADT (0 if no MADT) */
 	unsigned cpus_wanted; /* after cpus= and the limits */
 	uint64_t bringup_cycles;
-	int64_t tsc_max_offset; /* largest |offset| from the boot CPU */
-	bool tsc_trusted;	/* invariant and offsets within tolerance */
+	bool init_wait;		   /* waited 10 ms after INIT (init_wait=) */
+	const char *init_wait_why; /* why (smp_init_wait()) */
+	unsigned sipis;		   /* STARTUP IPIs sent */
+	int64_t tsc_max_offset;	   /* largest |offset| from the boot CPU */
+	bool tsc_trusted;	   /* invariant and offsets within tolerance */
 };
 
 extern struct acpi_info acpi;
@@ -30,19 +33,22 @@ unsigned smp_cpu_in_class(enum topo_class c);
 void smp_env_topology(struct json *j);
 extern struct smp_stats smp_stats;
 
-/* Tables, APIC, all CPUs (at most max_cpus of them, 0 = all). */
-void smp_init(uint64_t max_cpus);
+/*
+ * Tables, APIC, all CPUs (at most cpus= of them), with or without the wait
+ * after INIT (init_wait=, smp/initwait.h).
+ */
+struct config;
+void smp_init(const struct config *cfg);
 /* INFO lines about the above (ACPI problems, bring-up time, TSC). */
 void smp_report(void);
 /* The "smp:" checks (and selftest=fault-ap). */
-struct config;
 void smp_selftest_run(const struct config *cfg);
 
 /* smp/tsc_sync.c: fills percpu[]->tsc_offset_signed and the stats. */
 void smp_measure_tsc(void);
 
 /* smp/bringup.c */
-bool smp_start_aps(uint64_t tramp_page, const char **why);
+bool smp_start_aps(uint64_t tramp_page, bool init_wait, const char **why);
 
 /*
  * Cross-calls (smp/xcall.c). fn runs on the target in its IPI handler,

@@ -183,6 +183,7 @@ ENV_LATER_FIELDS = {
     "tsc_estimates": want_object({k: want_int(1, nullable=True) for k in TSC_SOURCES}),
     "rdtsc_cycles": want_int(0),
     "rdtsc_trapped": want_bool(),
+    "bringup_init_wait": want_bool(),
 }
 RESULT_FIELDS = {
     "bench": want_str(nonempty=True),

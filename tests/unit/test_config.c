@@ -36,6 +36,7 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.inject, INJECT_NONE);
 	assert_false(cfg.help);
 	assert_int_equal(cfg.cpus, 0);
+	assert_int_equal(cfg.init_wait, INIT_WAIT_AUTO);
 	assert_int_equal(cfg.seed, 1);
 	assert_string_equal(cfg.pages, "1,2,8,32,33,64,512");
 	assert_string_equal(cfg.targets, "auto");
@@ -55,7 +56,7 @@ static void test_table(void **state)
 	char line[256];
 
 	(void)state;
-	assert_int_equal(config_nopts, 17);
+	assert_int_equal(config_nopts, 18);
 	for (size_t i = 0; i < config_nopts; i++) {
 		const struct cmdline_opt *o = &config_opts[i];
 
@@ -94,6 +95,12 @@ static void test_values(void **state)
 	assert_false(cfg.help);
 	assert_int_equal(parse("selftest=none"), 0);
 	assert_int_equal(cfg.inject, INJECT_NONE);
+	assert_int_equal(parse("init_wait=on"), 0);
+	assert_int_equal(cfg.init_wait, INIT_WAIT_ON);
+	assert_int_equal(parse("init_wait=off"), 0);
+	assert_int_equal(cfg.init_wait, INIT_WAIT_OFF);
+	assert_int_equal(parse("init_wait=off init_wait=auto"), 0);
+	assert_int_equal(cfg.init_wait, INIT_WAIT_AUTO);
 }
 
 /* The experiments' keys: kept as text here, parsed by bench/params.c. */
@@ -274,6 +281,8 @@ static void test_diagnostics(void **state)
 	expect_one("selftest=crash",
 		   "cmdline: 'selftest=crash': expected "
 		   "none|fault|fail|fault-ap: using default 'none'");
+	expect_one("init_wait=10", "cmdline: 'init_wait=10': expected "
+				   "auto|on|off: using default 'auto'");
 	expect_one("help=3", "cmdline: 'help=3': expected "
 			     "1|0|yes|no|on|off|true|false: using default "
 			     "'off'");
