@@ -16,7 +16,8 @@ enum selftest_inject {
 	INJECT_NONE,
 	INJECT_FAULT,
 	INJECT_FAIL,
-	INJECT_FAULT_AP
+	INJECT_FAULT_AP,
+	INJECT_TSC_SKEW
 };
 /* init_wait=: the 10 ms wait after INIT at bring-up (smp/initwait.h). */
 enum init_wait_mode { INIT_WAIT_AUTO, INIT_WAIT_ON, INIT_WAIT_OFF };
@@ -30,7 +31,7 @@ struct config {
 	struct console_cfg console; /* console=com1..com4|0xPORT[,baud] */
 	int exit_mode;		    /* exit=halt|reboot (enum exit_mode) */
 	char bench[128];	    /* bench=all|none|name,name,... */
-	int inject;		    /* selftest=none|fault|fail */
+	int inject;		    /* selftest=none|fault|fail|... */
 	bool help;		    /* help: print the keys and defaults */
 	uint64_t cpus;		    /* cpus=N: bring up N CPUs, 0 = all */
 	int init_wait;		    /* init_wait=auto|on|off */

@@ -6,7 +6,8 @@
 
 /*
  * Checks that the harness's own machinery works on this machine before any
- * experiment trusts it, and the fault injection of selftest=fault|fail.
+ * experiment trusts it, and the fault injection of selftest=fault, fail
+ * and tsc-skew.
  */
 void selftest_run(const struct config *cfg);
 

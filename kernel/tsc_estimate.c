@@ -165,3 +165,22 @@ void tsc_agreement(const uint64_t khz[TSC_SRCS], int chosen, uint64_t limit_ppm,
 	else
 		out->verdict = TSC_AGREE;
 }
+
+int tsc_skew(uint64_t khz[TSC_SRCS], int chosen, uint64_t ppm)
+{
+	if (chosen < 0 || chosen >= TSC_SRCS || !khz[chosen])
+		return -1;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int s = 0; s < TSC_SRCS; s++) {
+			if (s == chosen || !khz[s] ||
+			    tsc_src_measured(s) != (pass == 0))
+				continue;
+			uint64_t d = mul_div(khz[s], ppm, 1000000ull);
+
+			khz[s] = d > UINT64_MAX - khz[s] ? UINT64_MAX
+							 : khz[s] + d;
+			return s;
+		}
+	}
+	return -1;
+}

@@ -124,4 +124,17 @@ struct tsc_agreement {
 void tsc_agreement(const uint64_t khz[TSC_SRCS], int chosen, uint64_t limit_ppm,
 		   struct tsc_agreement *out);
 
+/* selftest=tsc-skew: how far one estimate is moved (+2%). */
+#define TSC_SKEW_PPM 20000u
+
+/*
+ * Fault injection for the agreement check (selftest=tsc-skew): raises one
+ * estimate of khz[] other than khz[chosen] by ppm parts per million, the
+ * first measured one present (hpet, pmtimer, pit), else the first
+ * declared one. Returns the source moved, or -1 if there is no other
+ * estimate (or no valid chosen one). khz[chosen] is never touched, so the
+ * caller keeps the rate it uses.
+ */
+int tsc_skew(uint64_t khz[TSC_SRCS], int chosen, uint64_t ppm);
+
 #endif

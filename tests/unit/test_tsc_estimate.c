@@ -248,6 +248,59 @@ static void test_choose_then_agree(void **state)
 	assert_int_equal(a.worst_ppm, 116);
 }
 
+/* selftest=tsc-skew: one other estimate, measured first, 2% up. */
+static void test_skew(void **state)
+{
+	uint64_t k[TSC_SRCS] = {0}, was[TSC_SRCS];
+	struct tsc_agreement a;
+	int chosen;
+
+	(void)state;
+	k[TSC_SRC_HPET] = 2596132;
+	k[TSC_SRC_PMTIMER] = 2596133;
+	k[TSC_SRC_PIT] = 2596140;
+	k[TSC_SRC_HYPERVISOR] = 2596000;
+	chosen = tsc_choose(k);
+	memcpy(was, k, sizeof(k));
+	assert_int_equal(tsc_skew(k, chosen, TSC_SKEW_PPM), TSC_SRC_PMTIMER);
+	assert_true(k[TSC_SRC_PMTIMER] == 2596133 + 51922);
+	assert_true(k[TSC_SRC_HPET] == was[TSC_SRC_HPET]);
+	assert_true(k[TSC_SRC_PIT] == was[TSC_SRC_PIT]);
+	tsc_agreement(k, chosen, TSC_AGREE_PPM, &a);
+	assert_int_equal(a.verdict, TSC_DISAGREE);
+	assert_int_equal(a.chosen, TSC_SRC_HPET);
+	assert_int_equal(a.worst, TSC_SRC_PMTIMER);
+	assert_in_range(a.worst_ppm, 19990, 20010);
+
+	/* The chosen one is never moved; a measured one before declared. */
+	memset(k, 0, sizeof(k));
+	k[TSC_SRC_PMTIMER] = 3000000;
+	k[TSC_SRC_CPUID_15H] = 3000000;
+	k[TSC_SRC_CPUID_16H] = 3000000;
+	assert_int_equal(tsc_skew(k, TSC_SRC_PMTIMER, TSC_SKEW_PPM),
+			 TSC_SRC_CPUID_15H);
+	assert_true(k[TSC_SRC_CPUID_15H] == 3060000);
+	assert_true(k[TSC_SRC_PMTIMER] == 3000000);
+	k[TSC_SRC_PIT] = 3000000;
+	assert_int_equal(tsc_skew(k, TSC_SRC_CPUID_15H, TSC_SKEW_PPM),
+			 TSC_SRC_PMTIMER);
+
+	/* Nothing to skew: alone, or no valid chosen estimate. */
+	memset(k, 0, sizeof(k));
+	k[TSC_SRC_PMTIMER] = 3000000;
+	assert_int_equal(tsc_skew(k, TSC_SRC_PMTIMER, TSC_SKEW_PPM), -1);
+	assert_true(k[TSC_SRC_PMTIMER] == 3000000);
+	assert_int_equal(tsc_skew(k, -1, TSC_SKEW_PPM), -1);
+	assert_int_equal(tsc_skew(k, TSC_SRCS, TSC_SKEW_PPM), -1);
+	assert_int_equal(tsc_skew(k, TSC_SRC_HPET, TSC_SKEW_PPM), -1);
+
+	/* An absurd estimate saturates instead of wrapping. */
+	k[TSC_SRC_PIT] = UINT64_MAX - 1;
+	assert_int_equal(tsc_skew(k, TSC_SRC_PMTIMER, TSC_SKEW_PPM),
+			 TSC_SRC_PIT);
+	assert_true(k[TSC_SRC_PIT] == UINT64_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_ppm_apart),
 		cmocka_unit_test(test_agreement),
 		cmocka_unit_test(test_choose_then_agree),
+		cmocka_unit_test(test_skew),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
