@@ -19,7 +19,7 @@
 #define DEF_SHOW  24 /* bytes of a default quoted in a diagnostic */
 #define WHY_LEN	  64
 /* Options whose "set by an earlier word" state is tracked, see action(). */
-#define TRACK_OPTS 256
+#define TRACK_OPTS CMDLINE_OPTS_MAX
 
 static const char flag_expect[] = "expected 1|0|yes|no|on|off|true|false";
 
@@ -370,5 +370,18 @@ size_t cmdline_parse(const char *line, const struct cmdline_opt *opts,
 		first = false;
 		line += n;
 	}
+	if (diags)
+		kmemcpy(diags->given, st.set, sizeof(diags->given));
 	return st.ndiag;
+}
+
+bool cmdline_given(const uint64_t given[CMDLINE_OPTS_MAX / 64],
+		   const struct cmdline_opt *opts, size_t nopts,
+		   const char *key)
+{
+	const struct cmdline_opt *opt =
+		cmdline_find(opts, nopts, key, kstrlen(key));
+	size_t idx = opt ? (size_t)(opt - opts) : TRACK_OPTS;
+
+	return idx < TRACK_OPTS && (given[idx / 64] & (1ull << (idx % 64)));
 }

@@ -28,6 +28,7 @@
 #define CMDLINE_WORD_MAX 256 /* longer words are rejected as a whole */
 #define CMDLINE_DIAG_LEN 160
 #define CMDLINE_DIAG_MAX 16
+#define CMDLINE_OPTS_MAX 256 /* options whose use is tracked */
 
 enum opt_kind {
 	OPT_FLAG,   /* bare `key` (or key=1/0/yes/no/on/off): bool */
@@ -58,7 +59,14 @@ struct cmdline_diags {
 	size_t count;	/* how many were stored */
 	size_t dropped; /* how many more there were */
 	char msg[CMDLINE_DIAG_MAX][CMDLINE_DIAG_LEN];
+	/* Bit i: option i took a valid value from the line (not a default). */
+	uint64_t given[CMDLINE_OPTS_MAX / 64];
 };
+
+/* Whether option `key` is set in a diags->given mask (a copy of it). */
+bool cmdline_given(const uint64_t given[CMDLINE_OPTS_MAX / 64],
+		   const struct cmdline_opt *opts, size_t nopts,
+		   const char *key);
 
 /*
  * Sets every field to its option's default (defaults must parse). A NULL

@@ -186,6 +186,16 @@ const struct cmdline_opt config_opts[] = {
 		.size = sizeof(((struct config *)0)->strategies),
 	},
 	{
+		.key = "budget_s",
+		.kind = OPT_UINT,
+		.def = "12",
+		.help = "seconds the experiments may take: sizes the user did "
+			"not set are cut to fit; 0: no limit",
+		.offset = CFG_OFF(budget_s),
+		.min = 0,
+		.max = 1000000,
+	},
+	{
 		.key = "samples",
 		.kind = OPT_UINT,
 		.def = "200",
@@ -255,3 +265,19 @@ const struct cmdline_opt config_opts[] = {
 };
 
 const size_t config_nopts = sizeof(config_opts) / sizeof(config_opts[0]);
+
+size_t config_parse(const char *line, struct config *cfg,
+		    struct cmdline_diags *diags)
+{
+	size_t n;
+
+	cmdline_defaults(config_opts, config_nopts, cfg);
+	n = cmdline_parse(line, config_opts, config_nopts, cfg, diags);
+	kmemcpy(cfg->given, diags->given, sizeof(cfg->given));
+	return n;
+}
+
+bool config_given(const struct config *cfg, const char *key)
+{
+	return cmdline_given(cfg->given, config_opts, config_nopts, key);
+}

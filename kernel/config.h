@@ -47,10 +47,23 @@ struct config {
 	bool writers;	      /* writers=on|off: write while paging out */
 	uint64_t duration_ms; /* duration_ms=N: baseline / flushloop time */
 	char invlpgb[32];     /* invlpgb=auto|off|emulate|force[,bug=...] */
+	uint64_t budget_s;    /* budget_s=N: experiments' time, 0 unlimited */
+	/* Which keys the line gave a valid value: see config_given(). */
+	uint64_t given[CMDLINE_OPTS_MAX / 64];
 };
 
 extern const struct cmdline_opt config_opts[];
 extern const size_t config_nopts;
+
+/*
+ * Every key to its default, then the words of `line` (cmdline_parse), and
+ * which keys the line set; returns the number of diagnostics.
+ */
+size_t config_parse(const char *line, struct config *cfg,
+		    struct cmdline_diags *diags);
+
+/* Whether the command line set `key` (rather than leaving the default). */
+bool config_given(const struct config *cfg, const char *key);
 
 /* Parses console=... values: "com1".."com4", "0x2f8", "0x2f8,9600". */
 bool config_parse_console(const char *val, void *dst, char *why, size_t whylen);

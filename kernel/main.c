@@ -39,8 +39,7 @@ static void report_to_console(const char *head, const char *body, size_t n)
 
 static void config_load(const char *line)
 {
-	cmdline_defaults(config_opts, config_nopts, &cfg);
-	cmdline_parse(line, config_opts, config_nopts, &cfg, &cmdline_diags);
+	config_parse(line, &cfg, &cmdline_diags);
 }
 
 static void config_report(void)

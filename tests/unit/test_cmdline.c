@@ -329,6 +329,26 @@ static void test_later_wins(void **state)
 	assert_int_equal(cfg.choice, 0);
 }
 
+/* Only keys that took a valid value count as given. */
+static void test_given(void **state)
+{
+	const size_t n = ARRAY_SIZE(opts);
+
+	(void)state;
+	parse("num=5 choice=nine flag str=toolongvalue");
+	assert_true(cmdline_given(diags.given, opts, n, "num"));
+	assert_true(cmdline_given(diags.given, opts, n, "flag"));
+	assert_false(
+		cmdline_given(diags.given, opts, n, "choice"));	  /* rejected */
+	assert_false(cmdline_given(diags.given, opts, n, "str")); /* too long */
+	assert_false(cmdline_given(diags.given, opts, n, "big")); /* absent */
+	assert_false(
+		cmdline_given(diags.given, opts, n, "fl")); /* no such key */
+	assert_false(cmdline_given(diags.given, opts, n, "nosuchkey"));
+	parse("");
+	assert_false(cmdline_given(diags.given, opts, n, "num"));
+}
+
 static void test_diag_limit(void **state)
 {
 	char line[512] = "";
@@ -419,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_word_numbers_and_bytes),
 		cmocka_unit_test(test_word_length),
 		cmocka_unit_test(test_later_wins),
+		cmocka_unit_test(test_given),
 		cmocka_unit_test(test_diag_limit),
 		cmocka_unit_test(test_long_messages),
 		cmocka_unit_test(test_no_read_past_nul),

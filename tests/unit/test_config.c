@@ -12,8 +12,7 @@ static size_t parse(const char *line)
 	size_t n;
 
 	memset(&cfg, 0x5a, sizeof(cfg));
-	cmdline_defaults(config_opts, config_nopts, &cfg);
-	n = cmdline_parse(line, config_opts, config_nopts, &cfg, &diags);
+	n = config_parse(line, &cfg, &diags);
 	for (size_t i = 0; i < diags.count; i++)
 		assert_printable(diags.msg[i], CMDLINE_DIAG_LEN);
 	return n;
@@ -48,6 +47,7 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.hot_mb, 0);
 	assert_true(cfg.writers);
 	assert_int_equal(cfg.duration_ms, 100);
+	assert_int_equal(cfg.budget_s, 12);
 }
 
 /* Every key has help, a default, and the default parses as a word. */
@@ -56,7 +56,7 @@ static void test_table(void **state)
 	char line[256];
 
 	(void)state;
-	assert_int_equal(config_nopts, 18);
+	assert_int_equal(config_nopts, 19);
 	for (size_t i = 0; i < config_nopts; i++) {
 		const struct cmdline_opt *o = &config_opts[i];
 
@@ -132,6 +132,18 @@ static void test_bench_keys(void **state)
 	assert_int_equal(cfg.warmup, 20);
 	expect_one("invlpgb=", "cmdline: 'invlpgb=': missing value: using "
 			       "default 'auto'");
+}
+
+/* A value equal to the default still counts as the user's. */
+static void test_given(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("samples=200 budget_s=0 reclaim_mb=x"), 1);
+	assert_true(config_given(&cfg, "samples"));
+	assert_true(config_given(&cfg, "budget_s"));
+	assert_int_equal(cfg.budget_s, 0);
+	assert_false(config_given(&cfg, "reclaim_mb"));
+	assert_false(config_given(&cfg, "warmup"));
 }
 
 /* 32 pages of 4 digits is the longest useful pages= value. */
@@ -333,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_bench_keys),
+		cmocka_unit_test(test_given),
 		cmocka_unit_test(test_bench_key_lengths),
 		cmocka_unit_test(test_console_good),
 		cmocka_unit_test(test_console_bad),
