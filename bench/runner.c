@@ -12,6 +12,7 @@
 #include "kernel/report.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
+#include "mm/memops.h"
 #include "mm/vm.h"
 #include "smp/percpu.h"
 
@@ -66,6 +67,7 @@ uint64_t *bench_alloc(size_t n)
 		report_fail("bench: memory", "no room for %zu samples", n);
 		return NULL;
 	}
+	mem_zero(phys_to_virt(pa), n * 8); /* as bench.h promises */
 	return phys_to_virt(pa);
 }
 
