@@ -15,8 +15,11 @@
  * one with the narrowest TSC bracket is kept, its TSC taken as the middle
  * of the bracket: a read that took long (a VM exit, an SMI, the host
  * preempting the vCPU) is not counted. Per window, each clock gives one
- * estimate; the median of the windows is that clock's estimate (the PIT,
- * timed by polling, keeps the shortest window instead, as before).
+ * estimate; the median of the windows is that clock's estimate. The PIT is
+ * read the same way (its channel 2 count, latched), not timed by polling
+ * its output: a poll that notices the end of the window late, because the
+ * host ran something else just then, made the PIT read 3-4% high on a
+ * loaded machine.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -34,17 +37,19 @@
  * (bit 0 gate, bit 1 speaker enable, bit 5 OUT2), so it can be polled
  * without interrupts. Input clock 1.193182 MHz.
  */
-#define PIT_HZ		  1193182ull
-#define PIT_CH2_DATA	  0x42
-#define PIT_COMMAND	  0x43
-#define PIT_CH2_MODE0	  0xb0 /* channel 2, lo/hi byte, mode 0, binary */
+#define PIT_HZ	      1193182ull
+#define PIT_CH2_DATA  0x42
+#define PIT_COMMAND   0x43
+#define PIT_CH2_MODE0 0xb0 /* channel 2, lo/hi byte, mode 0, binary */
+#define PIT_CH2_LATCH 0x80 /* channel 2, counter latch command */
+/* Its 16-bit count wraps after 54.9 ms: a longer window is not counted. */
+#define PIT_WRAP_US	  54000
 #define PORT_61		  0x61
 #define P61_GATE2	  0x01
 #define P61_SPEAKER	  0x02
 #define P61_OUT2	  0x20
 #define PIT_EARLY_TICKS	  11932 /* 10.0 ms */
 #define PIT_EARLY_WINDOWS 2
-#define PIT_WINDOW_TICKS  59659 /* 50.0 ms */
 #define WINDOW_US	  50000
 #define WINDOWS		  3
 /* Polls of port 0x61 before giving up (a 50 ms window takes ~50k). */
@@ -75,7 +80,7 @@
 
 struct tsc_freq tsc_freq;
 
-/* A platform clock read between TSC reads (PM timer or HPET). */
+/* A platform clock read between TSC reads (HPET, PM timer or PIT). */
 struct ref_clock {
 	enum tsc_src src;
 	bool ok;
@@ -88,6 +93,8 @@ struct ref_clock {
 	uint64_t khz[WINDOWS];	 /* per window, 0 if it failed */
 	volatile uint32_t *hpet; /* HPET registers */
 	uint32_t hpet_cfg;	 /* its configuration as found */
+	bool pit;		 /* the PIT's channel 2 count */
+	uint8_t port61;		 /* port 0x61 as found */
 };
 
 /* Source s gave no estimate, for the reason fmt says; returns false. */
@@ -232,8 +239,24 @@ void tsc_calibrate(void)
 	tsc_freq.early_source = tsc_freq.source;
 }
 
+/*
+ * The PIT's channel 2 counts down: latch it (8254 counter latch command),
+ * read the low then the high byte, and turn it into ticks counted up.
+ */
+static uint32_t pit_read(void)
+{
+	uint32_t lo, hi;
+
+	outb(PIT_COMMAND, PIT_CH2_LATCH);
+	lo = inb(PIT_CH2_DATA);
+	hi = inb(PIT_CH2_DATA);
+	return 0x10000u - (lo | hi << 8);
+}
+
 static uint32_t ref_read(const struct ref_clock *c)
 {
+	if (c->pit)
+		return pit_read() & c->mask;
 	return (c->reg ? *c->reg : inl(c->port)) & c->mask;
 }
 
@@ -335,6 +358,35 @@ static bool hpet_setup(const struct acpi_info *ai, struct ref_clock *c)
 	return c->ok = true;
 }
 
+/*
+ * PIT channel 2 counting down from 65536 in mode 0 (it goes on through 0),
+ * gated on through port 0x61 with the speaker off.
+ */
+static bool pit_setup(struct ref_clock *c)
+{
+	c->src = TSC_SRC_PIT;
+	c->pit = true;
+	c->port61 = inb(PORT_61);
+	outb(PORT_61, (c->port61 & ~P61_SPEAKER) | P61_GATE2);
+	outb(PIT_COMMAND, PIT_CH2_MODE0);
+	outb(PIT_CH2_DATA, 0);
+	outb(PIT_CH2_DATA, 0);
+	c->mask = 0xffffu;
+	c->hz = PIT_HZ;
+	if (!ref_moves(c)) {
+		outb(PORT_61, c->port61);
+		return set_absent(TSC_SRC_PIT,
+				  "channel 2 does not count (no 8254?)");
+	}
+	return c->ok = true;
+}
+
+static void pit_restore(const struct ref_clock *c)
+{
+	if (c->ok)
+		outb(PORT_61, c->port61);
+}
+
 /* Leaves the HPET as the firmware left it. */
 static void hpet_restore(const struct ref_clock *c)
 {
@@ -348,6 +400,10 @@ static void ref_window_end(struct ref_clock *c, int w)
 	uint32_t val;
 
 	ref_sample(c, &tsc, &val);
+	if (c->pit && tsc - c->tsc0 > us_to_cycles(PIT_WRAP_US)) {
+		c->khz[w] = 0; /* the count may have wrapped */
+		return;
+	}
 	if (c->fs)
 		ns = tsc_ticks_to_ns_fs((val - c->val0) & c->mask, c->fs);
 	else
@@ -366,8 +422,8 @@ static void ref_finish(struct ref_clock *c)
 }
 
 /*
- * Waits about one window without the PIT: by a platform clock if there is
- * one (the TSC rate may still be unknown), else by the TSC.
+ * Waits about one window: by the first platform clock that counts (the
+ * TSC rate is only the early estimate yet), else by the TSC.
  */
 static void wait_window(const struct ref_clock *refs, int n, uint64_t cycles)
 {
@@ -409,44 +465,34 @@ static uint64_t rdtsc_cost(void)
 
 void tsc_crosscheck(const struct acpi_info *ai)
 {
-	struct ref_clock refs[2] = {{0}, {0}};
-	uint64_t pit[WINDOWS] = {0}, window = us_to_cycles(WINDOW_US);
-	const char *pit_why = NULL;
+	struct ref_clock refs[3] = {{0}, {0}, {0}};
+	uint64_t window = us_to_cycles(WINDOW_US);
 	uint64_t t0 = rdtsc_ordered();
 	int s;
 
 	tsc_freq.rdtsc_cycles = rdtsc_cost();
 	tsc_freq.rdtsc_trapped =
 		tsc_freq.rdtsc_cycles > TSC_RDTSC_TRAPPED_CYCLES;
+	/* In tsc_choose()'s order: the first that counts times the window. */
 	hpet_setup(ai, &refs[0]);
 	pmtimer_setup(ai, &refs[1]);
+	pit_setup(&refs[2]);
 	for (int w = 0; w < WINDOWS; w++) {
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < 3; i++) {
 			if (refs[i].ok)
 				ref_sample(&refs[i], &refs[i].tsc0,
 					   &refs[i].val0);
 		}
-		/* The PIT times the window; without one, another clock. */
-		if (!pit_why)
-			pit[w] = pit_window(PIT_WINDOW_TICKS, 4 * window,
-					    &pit_why);
-		if (pit_why)
-			wait_window(refs, 2, window);
-		for (int i = 0; i < 2; i++) {
+		wait_window(refs, 3, window);
+		for (int i = 0; i < 3; i++) {
 			if (refs[i].ok)
 				ref_window_end(&refs[i], w);
 		}
 	}
 	hpet_restore(&refs[0]);
-	for (int i = 0; i < 2; i++)
+	pit_restore(&refs[2]);
+	for (int i = 0; i < 3; i++)
 		ref_finish(&refs[i]);
-	if (pit_why) {
-		set_absent(TSC_SRC_PIT, "%s", pit_why);
-	} else {
-		tsc_freq.estimate[TSC_SRC_PIT] = tsc_khz_from(
-			tsc_min_nonzero(pit, WINDOWS),
-			tsc_ticks_to_ns_hz(PIT_WINDOW_TICKS, PIT_HZ));
-	}
 	s = tsc_choose(tsc_freq.estimate);
 	tsc_freq.khz = s >= 0 ? tsc_freq.estimate[s] : 0;
 	tsc_freq.source = tsc_src_name(s);
