@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bench/params.h"
+#include "bench/plan.h"
 #include "bench/stats.h"
 #include "kernel/config.h"
 
@@ -45,6 +46,16 @@ void bench_diag(void *ctx, const char *msg);
  * *emulated set), or 0 after a SKIP "<bench>: invlpgb" naming the reason.
  */
 uint32_t bench_invlpgb(const char *bench, bool *emulated);
+
+/*
+ * Whether INVLPGB (the instruction or its model) will run, as
+ * bench_invlpgb() will decide, without its verdicts: for the time budget.
+ */
+bool bench_invlpgb_planned(void);
+
+/* What each experiment will run, for the time budget (bench/plan.h). */
+void reclaim_plan_shape(struct plan_reclaim *p);
+void flushloop_plan_shape(struct plan_flushloop *p);
 
 /* A progress line at most every few seconds during long runs. */
 void bench_progress(const char *what, unsigned done, unsigned total);

@@ -255,9 +255,21 @@ static bool strategy_available(enum fl_strategy s)
 	return invlpgb_max != 0;
 }
 
+void flushloop_plan_shape(struct plan_flushloop *p)
+{
+	unsigned online = cpumask_count(&cpus_online);
+
+	p->strategies = FL_COUNT - 1 + bench_invlpgb_planned();
+	p->cpu_counts = 0;
+	for (unsigned n = 1; n <= online;
+	     n = n * 2 > online && n != online ? online : n * 2)
+		p->cpu_counts++;
+	p->duration_ms = bench_params.flushloop_ms;
+}
+
 void flushloop_run(void)
 {
-	uint64_t us = bench_params.duration_ms * 1000;
+	uint64_t us = bench_params.flushloop_ms * 1000;
 	unsigned online = cpumask_count(&cpus_online);
 	int control;
 
@@ -273,7 +285,7 @@ void flushloop_run(void)
 	}
 	kprintf("flushloop: write, unmap + flush, remap, check; %llu ms "
 		"each\n",
-		(unsigned long long)bench_params.duration_ms);
+		(unsigned long long)bench_params.flushloop_ms);
 	for (int s = 0; s < FL_COUNT; s++) {
 		uint64_t nonzero = 0;
 		char name[64];

@@ -506,6 +506,7 @@ size_t params_from_config(const struct config *cfg,
 	out->hot_mb = cfg->hot_mb;
 	out->writers = cfg->writers;
 	out->duration_ms = cfg->duration_ms ? cfg->duration_ms : 1;
+	out->flushloop_ms = out->duration_ms;
 	return nd;
 }
 

@@ -99,6 +99,7 @@ struct bench_params {
 	struct param_invlpgb invlpgb;
 	uint32_t samples, warmup;
 	uint64_t reclaim_mb, hot_mb, duration_ms;
+	uint64_t flushloop_ms; /* duration_ms, unless the time budget cut it */
 	bool writers;
 	uint64_t seed;
 };

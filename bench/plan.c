@@ -55,8 +55,13 @@ static uint64_t sd_sample_cycles(const struct plan_shootdown *sd,
 	uint64_t rt = round_cycles(c, t), sum = 0;
 	/* Each IPI strategy also runs with the all-but-self shorthand. */
 	uint32_t modes = t >= c->responders ? 2 : 1;
-	/* Warm the responders' TLBs and verify afterwards: two rounds. */
-	uint64_t around = 2 * rt;
+	/*
+	 * Warm the responders' TLBs and verify afterwards: two rounds in
+	 * which each responder reads the k pages, side by side or (where
+	 * rounds are serial) one responder after the other.
+	 */
+	uint64_t side = t < serial_factor(c) ? t : serial_factor(c);
+	uint64_t around = 2 * (rt + (uint64_t)k * side * c->touch);
 
 	/* ipi-page is the first strategy: k rounds; the others, one each. */
 	if (sd->ipi_strategies) {
@@ -93,7 +98,10 @@ static uint64_t ms_cycles(const struct plan_costs *c, uint64_t ms)
 static uint64_t rc_paging_cycles(const struct plan_reclaim *rc,
 				 const struct plan_costs *c)
 {
-	uint64_t p = rc->cold_pages, rt = c->ipi_all, sf = serial_factor(c);
+	/* The workers read memory all along: rounds reach busy CPUs. */
+	uint64_t rt =
+		c->ipi_all_busy > c->ipi_all ? c->ipi_all_busy : c->ipi_all;
+	uint64_t p = rc->cold_pages, sf = serial_factor(c);
 	/* Every pass maps the region afresh and copies every page out. */
 	uint64_t per_pass = p * 2 * c->page_copy;
 	uint64_t sum =

@@ -49,13 +49,15 @@ enum plan_exp {
 
 /* What the operations cost on this machine, in TSC cycles. */
 struct plan_costs {
-	uint64_t tsc_khz;    /* 0: unknown, so no planning */
-	uint64_t ipi_one;    /* IPI round trip to one responder */
-	uint64_t ipi_all;    /* one round to every responder */
-	uint64_t cr3;	     /* CR3 reload */
-	uint64_t invlpg;     /* INVLPG of a present entry */
-	uint64_t page_copy;  /* copying one 4 KiB page */
-	uint32_t responders; /* CPUs online but the initiator */
+	uint64_t tsc_khz;      /* 0: unknown, so no planning */
+	uint64_t ipi_one;      /* IPI round trip to one responder */
+	uint64_t ipi_all;      /* one round to every responder */
+	uint64_t ipi_all_busy; /* the same while they read memory */
+	uint64_t touch;	       /* a read that misses the TLB */
+	uint64_t cr3;	       /* CR3 reload */
+	uint64_t invlpg;       /* INVLPG of a present entry */
+	uint64_t page_copy;    /* copying one 4 KiB page */
+	uint32_t responders;   /* CPUs online but the initiator */
 };
 
 struct plan_shootdown {

@@ -54,6 +54,31 @@ static void size_up(struct rc_config *c, unsigned workers)
 	c->workers = workers;
 }
 
+void reclaim_plan_shape(struct plan_reclaim *p)
+{
+	struct rc_config c = {0};
+	bool invlpgb = bench_invlpgb_planned();
+
+	size_up(&c, cpumask_count(&cpus_online) - 1);
+	p->cold_pages = c.cold_pages;
+	p->hot_pages = c.hot_pages;
+	p->workers = c.workers;
+	p->duration_ms = bench_params.duration_ms;
+	p->per_page_passes = p->nbatches = 0;
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]) + 1; i++) {
+		const struct rc_run *r = i ? &runs[i - 1] : &control;
+
+		if (!invlpgb &&
+		    (r->s == RC_INVLPGB_PAGE || r->s == RC_INVLPGB_BATCH))
+			continue;
+		if (r->s == RC_PER_PAGE || r->s == RC_PER_PAGE_INVLPG ||
+		    r->s == RC_INVLPGB_PAGE)
+			p->per_page_passes++;
+		else if (p->nbatches < PLAN_LIST_MAX)
+			p->batches[p->nbatches++] = r->batch;
+	}
+}
+
 static void emit(struct rc_run *r, uint64_t *samples, uint64_t n)
 {
 	uint64_t ns = tsc_to_ns(r->cycles), others = nr_cpus - 1;

@@ -4,6 +4,7 @@
  * record writer shared by every experiment.
  */
 #include "bench/bench.h"
+#include "bench/budget.h"
 #include "bench/invlpgb_emul.h"
 #include "bench/sweep.h"
 #include "kernel/console.h"
@@ -34,6 +35,9 @@ const struct experiment experiments[] = {
 	 flushloop_run},
 };
 const size_t nr_experiments = sizeof(experiments) / sizeof(experiments[0]);
+/* The time budget (bench/plan.h) knows them by the same index. */
+_Static_assert(sizeof(experiments) / sizeof(experiments[0]) == PLAN_EXPS,
+	       "the experiment table and enum plan_exp differ");
 
 struct bench_params bench_params;
 static uint64_t overhead = UINT64_MAX;
@@ -156,6 +160,15 @@ static bool selected(size_t idx)
 
 static bool model_on; /* the INVLPGB software model is installed */
 
+static size_t nr_selected(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nr_experiments; i++)
+		n += selected(i);
+	return n;
+}
+
 /* invlpgb=force: execute it once, as asked; the #UD is caught, reported. */
 static void invlpgb_force_probe(const char *bench)
 {
@@ -172,6 +185,12 @@ static void invlpgb_force_probe(const char *bench)
 	ksnprintf(name, sizeof(name), "%s: invlpgb=force", bench);
 	report_check(!vec, name, "INVLPGB/TLBSYNC raised vector %d (%s)", vec,
 		     cpu_invlpgb_absent_reason());
+}
+
+bool bench_invlpgb_planned(void)
+{
+	return bench_params.invlpgb.mode != PARAM_INVLPGB_OFF &&
+	       (cpu_info.invlpgb || model_on);
 }
 
 uint32_t bench_invlpgb(const char *bench, bool *emulated)
@@ -202,6 +221,8 @@ uint32_t bench_invlpgb(const char *bench, bool *emulated)
 
 void bench_run(const struct config *cfg)
 {
+	bool run[PLAN_EXPS];
+
 	struct param_names benches = PARAM_NAMES_FIELD(experiments, name);
 	struct param_names strategies = PARAM_NAMES_ARRAY(strategy_names);
 	struct param_diag d = {bench_diag, NULL};
@@ -211,13 +232,22 @@ void bench_run(const struct config *cfg)
 		   invlpgb_emul_enable();
 	report_info("bench: timer overhead %llu cycles (subtracted)",
 		    (unsigned long long)bench_overhead());
+	for (size_t i = 0; i < nr_experiments; i++)
+		run[i] = selected(i);
+	if (nr_selected())
+		budget_plan(cfg, run);
 	for (size_t i = 0; i < nr_experiments; i++) {
-		if (!selected(i))
+		uint64_t t0 = rdtsc();
+
+		if (!run[i])
 			continue;
 		report_info("bench: %s: %s", experiments[i].name,
 			    experiments[i].desc);
 		experiments[i].run();
+		budget_account((enum plan_exp)i, rdtsc() - t0);
 	}
+	if (nr_selected())
+		budget_report();
 	if (model_on)
 		invlpgb_emul_disable();
 }

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The time budget in the running kernel (bench/budget.h): the costs that
+ * the plan rests on are measured here, on this machine, just before the
+ * experiments; the plan is printed before they run, and what they took
+ * after.
+ */
+#include "bench/budget.h"
+#include "bench/bench.h"
+#include "bench/sweep.h"
+#include "kernel/cpu.h"
+#include "kernel/printf.h"
+#include "kernel/report.h"
+#include "kernel/tsc.h"
+#include "kernel/x86.h"
+#include "mm/memops.h"
+#include "mm/vm.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
+
+#define COST_ROUNDS 31 /* odd: the median is one of them */
+#define WAIT_US	    1000000
+/* Pages read for the cost of a read that misses the TLB. */
+#define TOUCH_VA    (EXPERIMENT_BASE + (12ull << 30))
+#define TOUCH_PAGES 64
+/* The busy CPUs' reads wander over this much of their own memory. */
+#define BUSY_WORDS (1u << 15)
+
+static struct plan plan;
+static struct plan_costs costs;
+static uint64_t actual[PLAN_EXPS];
+static uint64_t configured_samples, configured_cold_mb, configured_fl_ms;
+static uint64_t configured_hot_pages;
+static uint8_t copy_src[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
+static uint8_t copy_dst[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
+
+static volatile bool busy_stop;
+static volatile uint64_t busy_sink;
+static uint64_t busy_buf[BUSY_WORDS];
+
+static void nothing(void *arg)
+{
+	(void)arg;
+}
+
+/*
+ * What reclaim's workers do: random reads of their own memory, with one
+ * PAUSE per 64 reads (single-threaded TCG switches vCPUs at it, so this
+ * is what sets how long an IPI round to them takes there).
+ */
+static void busy_reader(void *arg)
+{
+	uint64_t x = (uintptr_t)arg | 1, sum = 0;
+
+	while (!busy_stop) {
+		for (int i = 0; i < 64; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			sum += busy_buf[x % BUSY_WORDS];
+		}
+		cpu_relax();
+	}
+	busy_sink = sum;
+}
+
+static uint64_t median(uint64_t *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j && v[j - 1] > v[j]; j--) {
+			uint64_t t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return v[n / 2];
+}
+
+enum cost_op { OP_IPI_ONE, OP_IPI_ALL, OP_CR3, OP_INVLPG, OP_COPY };
+
+static void cost_op_once(enum cost_op op, const struct cpumask *one,
+			 const struct cpumask *all)
+{
+	switch (op) {
+	case OP_IPI_ONE:
+		on_cpumask(one, nothing, NULL, IPI_EACH);
+		break;
+	case OP_IPI_ALL:
+		on_cpumask(all, nothing, NULL, IPI_EACH);
+		break;
+	case OP_CR3:
+		cr3_reload();
+		break;
+	case OP_INVLPG:
+		copy_src[0]++; /* the entry is in the TLB */
+		invlpg(copy_src);
+		break;
+	default:
+		mem_copy_words(copy_dst, copy_src, PAGE_SIZE);
+		break;
+	}
+}
+
+/* The median cost of one op, less the timer's own. */
+static uint64_t cost_of(enum cost_op op, const struct cpumask *one,
+			const struct cpumask *all)
+{
+	uint64_t v[COST_ROUNDS], over = bench_overhead();
+
+	for (int i = 0; i < COST_ROUNDS; i++) {
+		uint64_t t0 = rdtsc_ordered();
+
+		cost_op_once(op, one, all);
+		v[i] = rdtsc_ordered() - t0;
+	}
+	return median(v, COST_ROUNDS) > over ? median(v, COST_ROUNDS) - over
+					     : 0;
+}
+
+/* A round to every responder while they read memory without pause. */
+static uint64_t ipi_all_busy(const struct cpumask *all)
+{
+	uint32_t done[MAX_CPUS];
+	uint64_t cost, t0;
+	unsigned cpu;
+
+	busy_stop = false;
+	for_each_cpu(cpu, all) {
+		done[cpu] = smp_background_finished(cpu);
+		smp_start_background(cpu, busy_reader, (void *)(uintptr_t)cpu);
+	}
+	cost = cost_of(OP_IPI_ALL, all, all);
+	busy_stop = true;
+	t0 = rdtsc();
+	for_each_cpu(cpu, all)
+		while (smp_background_finished(cpu) == done[cpu] &&
+		       rdtsc() - t0 < us_to_cycles(WAIT_US))
+			cpu_relax();
+	return cost;
+}
+
+/* A read that misses the TLB, per page (4 KiB mappings, as the sweep's). */
+static uint64_t touch_cost(void)
+{
+	uint64_t pa[TOUCH_PAGES] = {0}, t0, t1, sum = 0;
+	int n = 0;
+
+	for (; n < TOUCH_PAGES; n++) {
+		pa[n] = frame_alloc(PMM_ZERO);
+		if (!pa[n] || vm_map(TOUCH_VA + (uint64_t)n * PAGE_SIZE, pa[n],
+				     PT_4K, PTE_P | pte_nx(), NULL) != PT_OK)
+			break;
+	}
+	cr3_reload();
+	t0 = rdtsc_ordered();
+	for (int i = 0; i < n; i++)
+		sum += *(volatile uint64_t *)(TOUCH_VA +
+					      (uint64_t)i * PAGE_SIZE);
+	t1 = rdtsc_ordered();
+	busy_sink = sum;
+	for (int i = 0; i < TOUCH_PAGES && pa[i]; i++) {
+		if (i < n)
+			vm_unmap(TOUCH_VA + (uint64_t)i * PAGE_SIZE, PT_4K,
+				 NULL);
+		frame_free(pa[i]);
+	}
+	return n ? (t1 - t0) / (uint64_t)n : 0;
+}
+
+static void measure_costs(void)
+{
+	struct cpumask one, all;
+
+	cpus_others(&all);
+	cpumask_zero(&one);
+	costs.responders = cpumask_count(&all);
+	if (costs.responders)
+		cpumask_set(cpumask_first(&all), &one);
+	costs.tsc_khz = tsc_freq.khz;
+	if (costs.responders) {
+		costs.ipi_one = cost_of(OP_IPI_ONE, &one, &all);
+		costs.ipi_all = cost_of(OP_IPI_ALL, &one, &all);
+		costs.ipi_all_busy = ipi_all_busy(&all);
+	}
+	costs.touch = touch_cost();
+	costs.cr3 = cost_of(OP_CR3, &one, &all);
+	costs.invlpg = cost_of(OP_INVLPG, &one, &all);
+	costs.page_copy = cost_of(OP_COPY, &one, &all);
+}
+
+static void fill_shootdown(const struct config *cfg)
+{
+	struct plan_shootdown *sd = &plan.sd;
+	struct param_list t;
+
+	for (uint32_t i = 0; i < bench_params.pages.n; i++)
+		sd->pages[sd->npages++] = bench_params.pages.v[i];
+	params_resolve_targets(&bench_params.targets, costs.responders, &t,
+			       NULL);
+	for (uint32_t i = 0; i < t.n && i < PLAN_LIST_MAX; i++)
+		sd->targets[sd->ntargets++] = t.v[i];
+	for (uint32_t i = 0; i < bench_params.strategies.n; i++) {
+		if (bench_params.strategies.v[i] == S_INVLPGB)
+			sd->invlpgb = bench_invlpgb_planned();
+		else
+			sd->ipi_strategies++;
+	}
+	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++)
+		sd->classes += smp_cpu_in_class((enum topo_class)k) != 0;
+	sd->samples = bench_params.samples;
+	sd->warmup = bench_params.warmup;
+	sd->samples_set = config_given(cfg, "samples");
+	sd->warmup_set = config_given(cfg, "warmup");
+	sd->targets_set = config_given(cfg, "targets");
+}
+
+static void fill(const struct config *cfg, const bool run[PLAN_EXPS])
+{
+	plan = (struct plan){.budget_ms = cfg->budget_s * 1000};
+	for (int e = 0; e < PLAN_EXPS; e++)
+		plan.run[e] = run[e];
+	fill_shootdown(cfg);
+	/* primitives: a handful of local ops and round trips per class. */
+	plan.primitives_cycles = (uint64_t)bench_params.samples *
+				 (8 * (costs.cr3 + costs.invlpg) +
+				  4 * costs.ipi_one * (plan.sd.classes + 1));
+	reclaim_plan_shape(&plan.rc);
+	/* 0 means "size it from free RAM", which is not a user's size. */
+	plan.rc.cold_set =
+		config_given(cfg, "reclaim_mb") && bench_params.reclaim_mb;
+	plan.rc.hot_set = config_given(cfg, "hot_mb") && bench_params.hot_mb;
+	flushloop_plan_shape(&plan.fl);
+	plan.fl.duration_set = config_given(cfg, "duration_ms");
+}
+
+/* The plan back into the parameters the experiments read. */
+static void apply(void)
+{
+	bench_params.samples = plan.sd.samples;
+	bench_params.warmup = plan.sd.warmup;
+	bench_params.targets.n = plan.sd.ntargets;
+	for (uint32_t i = 0; i < plan.sd.ntargets; i++)
+		bench_params.targets.v[i] = plan.sd.targets[i];
+	/* Sizes from free RAM stay so unless the plan cut them. */
+	if (plan.rc.cold_pages / 256 < configured_cold_mb)
+		bench_params.reclaim_mb = plan.rc.cold_pages / 256;
+	if (plan.rc.hot_pages < configured_hot_pages)
+		bench_params.hot_mb = (plan.rc.hot_pages + 255) / 256;
+	bench_params.flushloop_ms = plan.fl.duration_ms;
+}
+
+static void print_costs(void)
+{
+	report_info("bench: measured here: IPI round trip %llu ns to 1 cpu, "
+		    "%llu ns to %u (%llu ns while they read memory); "
+		    "TLB-missing read %llu ns; CR3 reload %llu ns, INVLPG "
+		    "%llu ns, page copy %llu ns",
+		    (unsigned long long)tsc_to_ns(costs.ipi_one),
+		    (unsigned long long)tsc_to_ns(costs.ipi_all),
+		    costs.responders,
+		    (unsigned long long)tsc_to_ns(costs.ipi_all_busy),
+		    (unsigned long long)tsc_to_ns(costs.touch),
+		    (unsigned long long)tsc_to_ns(costs.cr3),
+		    (unsigned long long)tsc_to_ns(costs.invlpg),
+		    (unsigned long long)tsc_to_ns(costs.page_copy));
+}
+
+static void plan_record(void)
+{
+	char buf[2048];
+	struct record r;
+
+	record_begin(&r, buf, sizeof(buf), "plan");
+	json_u64(&r.j, "budget_s", plan.budget_ms / 1000);
+	json_u64(&r.j, "planned_ms", plan.total_ms);
+	json_bool(&r.j, "fits", plan.fits);
+	json_begin_object(&r.j, "costs_ns");
+	json_u64(&r.j, "ipi_one", tsc_to_ns(costs.ipi_one));
+	json_u64(&r.j, "ipi_all", tsc_to_ns(costs.ipi_all));
+	json_u64(&r.j, "ipi_all_busy", tsc_to_ns(costs.ipi_all_busy));
+	json_u64(&r.j, "touch", tsc_to_ns(costs.touch));
+	json_u64(&r.j, "cr3", tsc_to_ns(costs.cr3));
+	json_u64(&r.j, "invlpg", tsc_to_ns(costs.invlpg));
+	json_u64(&r.j, "page_copy", tsc_to_ns(costs.page_copy));
+	json_end_object(&r.j);
+	json_begin_object(&r.j, "planned_ms_by_bench");
+	for (int e = 0; e < PLAN_EXPS; e++)
+		if (plan.run[e])
+			json_u64(&r.j, plan_exp_name((enum plan_exp)e),
+				 plan.est_ms[e]);
+	json_end_object(&r.j);
+	json_u64(&r.j, "samples", plan.sd.samples);
+	json_u64(&r.j, "samples_configured", configured_samples);
+	json_u64(&r.j, "warmup", plan.sd.warmup);
+	json_u64(&r.j, "targets", plan.sd.ntargets);
+	json_u64(&r.j, "reclaim_mb", plan.rc.cold_pages / 256);
+	json_u64(&r.j, "reclaim_mb_configured", configured_cold_mb);
+	json_u64(&r.j, "flushloop_ms", plan.fl.duration_ms);
+	json_u64(&r.j, "flushloop_ms_configured", configured_fl_ms);
+	json_begin_array(&r.j, "notes");
+	for (size_t i = 0; i < plan.nnotes; i++)
+		json_str(&r.j, NULL, plan.notes[i]);
+	json_end_array(&r.j);
+	record_end(&r);
+}
+
+void budget_plan(const struct config *cfg, const bool run[PLAN_EXPS])
+{
+	measure_costs();
+	fill(cfg, run);
+	configured_samples = plan.sd.samples;
+	configured_cold_mb = plan.rc.cold_pages / 256;
+	configured_hot_pages = plan.rc.hot_pages;
+	configured_fl_ms = plan.fl.duration_ms;
+	plan_make(&plan, &costs);
+	apply();
+	print_costs();
+	if (!plan.budget_ms)
+		report_info("bench: plan: no budget (budget_s=0): %llu ms "
+			    "estimated, sizes as configured",
+			    (unsigned long long)plan.total_ms);
+	else
+		report_info("bench: plan: %llu ms estimated for a budget of "
+			    "%llu s%s",
+			    (unsigned long long)plan.total_ms,
+			    (unsigned long long)(plan.budget_ms / 1000),
+			    plan.nnotes ? "; reduced:" : "");
+	for (size_t i = 0; i < plan.nnotes; i++)
+		report_info("bench: plan: %s", plan.notes[i]);
+	plan_record();
+}
+
+void budget_account(enum plan_exp e, uint64_t cycles)
+{
+	actual[e] = cycles;
+	report_info("bench: %s took %llu ms (planned %llu ms)",
+		    plan_exp_name(e),
+		    (unsigned long long)(tsc_to_ns(cycles) / 1000000),
+		    (unsigned long long)plan.est_ms[e]);
+}
+
+void budget_report(void)
+{
+	char buf[1024];
+	struct record r;
+	uint64_t total = 0;
+
+	record_begin(&r, buf, sizeof(buf), "budget");
+	json_u64(&r.j, "budget_s", plan.budget_ms / 1000);
+	json_u64(&r.j, "planned_ms", plan.total_ms);
+	json_begin_object(&r.j, "actual_ms_by_bench");
+	for (int e = 0; e < PLAN_EXPS; e++) {
+		if (!plan.run[e])
+			continue;
+		total += tsc_to_ns(actual[e]) / 1000000;
+		json_u64(&r.j, plan_exp_name((enum plan_exp)e),
+			 tsc_to_ns(actual[e]) / 1000000);
+	}
+	json_end_object(&r.j);
+	json_u64(&r.j, "actual_ms", total);
+	json_bool(&r.j, "fit", !plan.budget_ms || total <= plan.budget_ms);
+	record_end(&r);
+	if (plan.budget_ms)
+		report_info("bench: the experiments took %llu ms of a %llu s "
+			    "budget: %s",
+			    (unsigned long long)total,
+			    (unsigned long long)(plan.budget_ms / 1000),
+			    total <= plan.budget_ms ? "fit" : "over budget");
+}
