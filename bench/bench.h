@@ -55,6 +55,8 @@ bool bench_invlpgb_planned(void);
 
 /* What each experiment will run, for the time budget (bench/plan.h). */
 void reclaim_plan_shape(struct plan_reclaim *p);
+/* Measures what a page costs reclaim here, per page and batched. */
+void reclaim_pilot(struct plan_reclaim *p);
 void flushloop_plan_shape(struct plan_flushloop *p);
 
 /* A progress line at most every few seconds during long runs. */

@@ -225,6 +225,8 @@ static void fill(const struct config *cfg, const bool run[PLAN_EXPS])
 				 (8 * (costs.cr3 + costs.invlpg) +
 				  4 * costs.ipi_one * (plan.sd.classes + 1));
 	reclaim_plan_shape(&plan.rc);
+	if (plan.run[PLAN_RECLAIM] && plan.budget_ms)
+		reclaim_pilot(&plan.rc);
 	/* 0 means "size it from free RAM", which is not a user's size. */
 	plan.rc.cold_set =
 		config_given(cfg, "reclaim_mb") && bench_params.reclaim_mb;

@@ -94,9 +94,27 @@ static uint64_t ms_cycles(const struct plan_costs *c, uint64_t ms)
 	return ms * c->tsc_khz;
 }
 
-/* Paging the cold region out once per strategy, without the windows. */
-static uint64_t rc_paging_cycles(const struct plan_reclaim *rc,
-				 const struct plan_costs *c)
+/* Paging out per page and in batches of b: from the pilot, per page. */
+static uint64_t rc_pilot_cycles(const struct plan_reclaim *rc)
+{
+	uint64_t p = rc->cold_pages,
+		 sum = rc->per_page_passes * p * rc->pilot_page;
+	uint64_t flush = rc->pilot_page > rc->pilot_batch
+				 ? rc->pilot_page - rc->pilot_batch
+				 : 0;
+
+	/* A batch of b pays 1/b of a per-page flush on each of its pages. */
+	for (uint32_t i = 0; i < rc->nbatches; i++) {
+		uint64_t b = rc->batches[i] ? rc->batches[i] : 1;
+
+		sum += p * (rc->pilot_batch + flush / b);
+	}
+	return sum;
+}
+
+/* Paging out derived from the measured costs, without a pilot. */
+static uint64_t rc_model_cycles(const struct plan_reclaim *rc,
+				const struct plan_costs *c)
 {
 	/* The workers read memory all along: rounds reach busy CPUs. */
 	uint64_t rt =
@@ -118,14 +136,27 @@ static uint64_t rc_paging_cycles(const struct plan_reclaim *rc,
 	return sum;
 }
 
-/* The workers' windows and their hot regions: not cut by cold pages. */
+/* Paging the cold region out once per strategy, without the windows. */
+static uint64_t rc_paging_cycles(const struct plan_reclaim *rc,
+				 const struct plan_costs *c)
+{
+	return rc->pilot_page ? rc_pilot_cycles(rc) : rc_model_cycles(rc, c);
+}
+
+/*
+ * The workers' windows (a quarter to get going, then the baseline) and
+ * setting up the regions: not cut by cold pages.
+ */
 static uint64_t rc_fixed_cycles(const struct plan_reclaim *rc,
 				const struct plan_costs *c)
 {
 	uint64_t passes = rc->per_page_passes + rc->nbatches;
+	uint64_t hot = (uint64_t)rc->workers * rc->hot_pages;
+	uint64_t setup = rc->pilot_setup
+				 ? (rc->cold_pages + hot) * rc->pilot_setup
+				 : hot * c->page_copy;
 
-	return (passes + 1) * ms_cycles(c, rc->duration_ms) +
-	       (uint64_t)rc->workers * rc->hot_pages * c->page_copy;
+	return passes * ms_cycles(c, rc->duration_ms) * 5 / 4 + setup;
 }
 
 uint64_t plan_reclaim_cycles(const struct plan_reclaim *rc,

@@ -76,6 +76,12 @@ struct plan_reclaim {
 	uint32_t per_page_passes; /* strategies that flush page by page */
 	uint32_t batches[PLAN_LIST_MAX], nbatches; /* batched strategies */
 	uint64_t duration_ms; /* the workers' baseline window per pass */
+	/*
+	 * Measured by a pilot, per page, in cycles (0: not measured, and
+	 * derived from struct plan_costs instead): paging out with a flush
+	 * per page, with one flush per 512, and setting up (cold and hot).
+	 */
+	uint64_t pilot_page, pilot_batch, pilot_setup;
 	bool cold_set, hot_set;
 };
 

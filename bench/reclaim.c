@@ -129,6 +129,36 @@ static bool map_hot(const struct rc_config *cfg)
 	return true;
 }
 
+/*
+ * Undoes map_hot: clears the hot regions' PTEs, frees their frames and
+ * flushes every CPU's TLB, so that the regions can be mapped again (the
+ * time budget's pilot runs before the experiment).
+ */
+static void unmap_hot(const struct rc_config *cfg)
+{
+	uint64_t *slot = NULL;
+	struct cpumask all;
+
+	for (unsigned w = 0; w < cfg->workers; w++) {
+		for (uint64_t i = 0; i < cfg->hot_pages; i++) {
+			uint64_t va = hot_va(w, i * PAGE_SIZE), pte;
+
+			if (!slot || !(va & (LARGE_PAGE_SIZE - 1)))
+				slot = vm_pte_slot(va);
+			else
+				slot++;
+			if (!slot)
+				return;
+			pte = __atomic_exchange_n(slot, 0, __ATOMIC_RELAXED);
+			if (pte & PTE_P)
+				frame_free(pte & PTE_ADDR_MASK);
+		}
+	}
+	cpus_others(&all);
+	on_cpumask(&all, flush_all, NULL, IPI_EACH);
+	flush_all(NULL);
+}
+
 static inline uint64_t *cold_pte(uint64_t p)
 {
 	return cold_pt[p / PT_ENTRIES] + p % PT_ENTRIES;
@@ -196,6 +226,7 @@ bool rc_prepare(const struct rc_config *cfg)
 
 void rc_release(const struct rc_config *cfg)
 {
+	unmap_hot(cfg);
 	bench_free(cold_frame, cfg->cold_pages);
 	bench_free(last_write, cfg->cold_pages);
 	bench_free((uint64_t *)cold_pt, cfg->cold_pages / PT_ENTRIES);

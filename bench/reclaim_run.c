@@ -18,6 +18,8 @@
 
 #define GIB	  (1ull << 30)
 #define PMD_PAGES 512
+/* The pilot's workers' baseline window (they only need to be running). */
+#define PILOT_BASE_US 1000
 
 static struct rc_run runs[] = {
 	{.s = RC_PER_PAGE, .batch = 1, .name = "per-page"},
@@ -77,6 +79,53 @@ void reclaim_plan_shape(struct plan_reclaim *p)
 		else if (p->nbatches < PLAN_LIST_MAX)
 			p->batches[p->nbatches++] = r->batch;
 	}
+}
+
+/* One pilot pass: cycles per page, the workers' windows left out. */
+static uint64_t pilot_pass(struct rc_config *c, enum rc_strategy s,
+			   unsigned batch, uint64_t *samples)
+{
+	struct rc_run r = {.s = s, .batch = batch, .name = "pilot"};
+	uint64_t t0 = rdtsc_ordered(), t, windows;
+
+	if (!rc_run_strategy(c, &r, samples))
+		return 0;
+	t = rdtsc_ordered() - t0;
+	windows = us_to_cycles(c->base_us + c->base_us / 4);
+	return (t > windows ? t - windows : 0) / c->cold_pages;
+}
+
+/*
+ * The time budget's pilot: one PMD paged out per page and as one batch,
+ * as the run will do it, workers running, recorded nowhere. What a page
+ * costs here depends on more than the costs the plan measures (how the
+ * workers and the flushes share the CPUs, above all under TCG), so it is
+ * measured rather than derived.
+ */
+void reclaim_pilot(struct plan_reclaim *p)
+{
+	struct rc_config c = {.writers = bench_params.writers,
+			      .base_us = PILOT_BASE_US,
+			      .seed = bench_params.seed};
+	uint64_t *s, t0;
+
+	size_up(&c, cpumask_count(&cpus_online) - 1);
+	if (!c.workers || c.cold_pages < PMD_PAGES)
+		return;
+	c.cold_pages = PMD_PAGES;
+	c.hot_pages = c.hot_pages < PMD_PAGES ? c.hot_pages : PMD_PAGES;
+	s = bench_alloc(c.cold_pages);
+	t0 = rdtsc_ordered();
+	if (!s || !rc_prepare(&c)) {
+		bench_free(s, c.cold_pages);
+		return;
+	}
+	p->pilot_setup = (rdtsc_ordered() - t0) /
+			 (c.cold_pages + c.hot_pages * c.workers);
+	p->pilot_page = pilot_pass(&c, RC_PER_PAGE, 1, s);
+	p->pilot_batch = pilot_pass(&c, RC_BATCH, PMD_PAGES, s);
+	rc_release(&c);
+	bench_free(s, c.cold_pages);
 }
 
 static void emit(struct rc_run *r, uint64_t *samples, uint64_t n)

@@ -103,6 +103,27 @@ static void test_estimates_follow_the_model(void **state)
 			 3ull * 3 * 100 * KHZ);
 }
 
+/* With a pilot, reclaim's paging is what the pilot measured, per page. */
+static void test_reclaim_pilot(void **state)
+{
+	struct plan p;
+	uint64_t pages = 1024, windows, want;
+
+	(void)state;
+	defaults(&p, 3);
+	p.rc.cold_pages = pages;
+	p.rc.hot_pages = 0;
+	p.rc.pilot_page = 5000;
+	p.rc.pilot_batch = 1000;
+	p.rc.pilot_setup = 7;
+	windows = (3 + 3) * 100 * KHZ * 5 / 4;
+	/* 3 per-page passes; batches 1, 31, 512 pay 1/b of the flush. */
+	want = 3 * pages * 5000 + pages * (1000 + 4000) +
+	       pages * (1000 + 4000 / 31) + pages * (1000 + 4000 / 512);
+	assert_int_equal(plan_reclaim_cycles(&p.rc, &tcg4),
+			 windows + pages * 7 + want);
+}
+
 static void test_serial_rounds_cost_more(void **state)
 {
 	struct plan p;
@@ -239,6 +260,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_budget_changes_nothing),
 		cmocka_unit_test(test_estimates_follow_the_model),
+		cmocka_unit_test(test_reclaim_pilot),
 		cmocka_unit_test(test_serial_rounds_cost_more),
 		cmocka_unit_test(test_fits_and_keeps_the_shape),
 		cmocka_unit_test(
