@@ -7,6 +7,8 @@
  */
 #include "bench/budget.h"
 #include "bench/bench.h"
+#include "bench/invlpgb_emul.h"
+#include "bench/shootdown.h"
 #include "bench/sweep.h"
 #include "kernel/cpu.h"
 #include "kernel/printf.h"
@@ -188,13 +190,39 @@ static void measure_costs(void)
 	costs.page_copy = cost_of(OP_COPY, &one, &all);
 }
 
+/* The shootdown pilot over the fewest and the most pages of the sweep. */
+static void shootdown_pilot_plan(struct plan_shootdown *sd)
+{
+	struct sd_sweep sw = {.npages = 0};
+
+	if (!plan.budget_ms || !plan.run[PLAN_SHOOTDOWN] || !sd->npages)
+		return;
+	sd->pilot_k[0] = sd->pilot_k[1] = sd->pages[0];
+	for (uint32_t i = 0; i < sd->npages; i++) {
+		if (sd->pages[i] < sd->pilot_k[0])
+			sd->pilot_k[0] = sd->pages[i];
+		if (sd->pages[i] > sd->pilot_k[1])
+			sd->pilot_k[1] = sd->pages[i];
+	}
+	for (uint32_t i = 0; i < bench_params.strategies.n; i++)
+		sw.strategy[bench_params.strategies.v[i]] = true;
+	if (bench_invlpgb_planned())
+		sw.invlpgb_max_pages = cpu_info.invlpgb
+					       ? cpu_info.invlpgb_max_pages
+					       : INVLPGB_EMUL_MAX_PAGES;
+	if (!shootdown_pilot(&sw, sd->pilot_k, sd->pilot))
+		sd->pilot[0][0] = 0; /* derive it instead */
+}
+
 static void fill_shootdown(const struct config *cfg)
 {
 	struct plan_shootdown *sd = &plan.sd;
 	struct param_list t;
 
+	/* As shootdown_run() takes them: no more than it maps. */
 	for (uint32_t i = 0; i < bench_params.pages.n; i++)
-		sd->pages[sd->npages++] = bench_params.pages.v[i];
+		if (bench_params.pages.v[i] <= SD_MAX_PAGES)
+			sd->pages[sd->npages++] = bench_params.pages.v[i];
 	params_resolve_targets(&bench_params.targets, costs.responders, &t,
 			       NULL);
 	for (uint32_t i = 0; i < t.n && i < PLAN_LIST_MAX; i++)
@@ -207,6 +235,7 @@ static void fill_shootdown(const struct config *cfg)
 	}
 	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++)
 		sd->classes += smp_cpu_in_class((enum topo_class)k) != 0;
+	shootdown_pilot_plan(sd);
 	sd->samples = bench_params.samples;
 	sd->warmup = bench_params.warmup;
 	sd->samples_set = config_given(cfg, "samples");
@@ -284,6 +313,16 @@ static void plan_record(void)
 	json_u64(&r.j, "cr3", tsc_to_ns(costs.cr3));
 	json_u64(&r.j, "invlpg", tsc_to_ns(costs.invlpg));
 	json_u64(&r.j, "page_copy", tsc_to_ns(costs.page_copy));
+	json_end_object(&r.j);
+	/* What the pilots measured: per sample of every variant, per page. */
+	json_begin_object(&r.j, "pilot_ns");
+	json_u64(&r.j, "shootdown_1_fewest", tsc_to_ns(plan.sd.pilot[0][0]));
+	json_u64(&r.j, "shootdown_1_most", tsc_to_ns(plan.sd.pilot[0][1]));
+	json_u64(&r.j, "shootdown_all_fewest", tsc_to_ns(plan.sd.pilot[1][0]));
+	json_u64(&r.j, "shootdown_all_most", tsc_to_ns(plan.sd.pilot[1][1]));
+	json_u64(&r.j, "reclaim_page", tsc_to_ns(plan.rc.pilot_page));
+	json_u64(&r.j, "reclaim_batched_page", tsc_to_ns(plan.rc.pilot_batch));
+	json_u64(&r.j, "reclaim_setup_page", tsc_to_ns(plan.rc.pilot_setup));
 	json_end_object(&r.j);
 	json_begin_object(&r.j, "planned_ms_by_bench");
 	for (int e = 0; e < PLAN_EXPS; e++)

@@ -74,6 +74,37 @@ static uint64_t sd_sample_cycles(const struct plan_shootdown *sd,
 	return sum;
 }
 
+/* Between a and b as x goes from x0 to x1 (x0 <= x <= x1). */
+static uint64_t lerp(uint64_t a, uint64_t b, uint64_t x, uint64_t x0,
+		     uint64_t x1)
+{
+	if (x1 <= x0 || x <= x0)
+		return a;
+	if (x >= x1)
+		return b;
+	return b >= a ? a + (b - a) * (x - x0) / (x1 - x0)
+		      : a - (a - b) * (x - x0) / (x1 - x0);
+}
+
+/* One sample of every variant, from the pilot's four corners. */
+static uint64_t sd_pilot_cycles(const struct plan_shootdown *sd,
+				const struct plan_costs *c, uint32_t k,
+				uint32_t t)
+{
+	uint32_t k0 = sd->pilot_k[0], k1 = sd->pilot_k[1];
+	uint64_t one = lerp(sd->pilot[0][0], sd->pilot[0][1], k, k0, k1);
+	uint64_t all = lerp(sd->pilot[1][0], sd->pilot[1][1], k, k0, k1);
+
+	return lerp(one, all, t, 1, c->responders);
+}
+
+static uint64_t sd_cycles(const struct plan_shootdown *sd,
+			  const struct plan_costs *c, uint32_t k, uint32_t t)
+{
+	return sd->pilot[0][0] ? sd_pilot_cycles(sd, c, k, t)
+			       : sd_sample_cycles(sd, c, k, t);
+}
+
 uint64_t plan_shootdown_cycles(const struct plan_shootdown *sd,
 			       const struct plan_costs *c)
 {
@@ -81,10 +112,9 @@ uint64_t plan_shootdown_cycles(const struct plan_shootdown *sd,
 
 	for (uint32_t i = 0; i < sd->npages; i++) {
 		for (uint32_t j = 0; j < sd->ntargets; j++)
-			per_round += sd_sample_cycles(sd, c, sd->pages[i],
-						      sd->targets[j]);
-		per_round +=
-			sd->classes * sd_sample_cycles(sd, c, sd->pages[i], 1);
+			per_round +=
+				sd_cycles(sd, c, sd->pages[i], sd->targets[j]);
+		per_round += sd->classes * sd_cycles(sd, c, sd->pages[i], 1);
 	}
 	return per_round * ((uint64_t)sd->samples + sd->warmup);
 }

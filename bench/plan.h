@@ -68,6 +68,14 @@ struct plan_shootdown {
 	uint32_t classes; /* extra 1-target configs by distance */
 	uint32_t samples, warmup;
 	bool samples_set, warmup_set, targets_set;
+	/*
+	 * Measured by a pilot (0: not measured, derived from struct
+	 * plan_costs instead): cycles of one sample of every variant at
+	 * pilot[t][k], t: 1 responder or all, k: pilot_k[k] pages, the
+	 * fewest and the most of the sweep.
+	 */
+	uint64_t pilot[2][2];
+	uint32_t pilot_k[2];
 };
 
 struct plan_reclaim {

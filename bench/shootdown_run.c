@@ -456,3 +456,56 @@ void shootdown_sweep(const struct sd_sweep *sw)
 	table_end(&table);
 	verdicts(negative_control(sw));
 }
+
+#define PILOT_SAMPLES 3
+
+static uint64_t median3(const uint64_t d[PILOT_SAMPLES])
+{
+	uint64_t lo = d[0] < d[1] ? d[0] : d[1], hi = d[0] < d[1] ? d[1] : d[0];
+
+	return d[2] < lo ? lo : d[2] > hi ? hi : d[2];
+}
+
+/*
+ * The time budget's pilot: a few samples of every variant at the smallest and
+ * the largest page count, to one responder and to all, taken as the sweep
+ * takes them and recorded nowhere. corner[t][k]: cycles of one of those
+ * samples (the median)
+ * at ks[k] pages and 1 (t = 0) or all responders. What a sample
+ * costs depends on more than the primitives' costs (the verifier's reads,
+ * how TCG schedules vCPUs), so it is measured rather than derived.
+ */
+bool shootdown_pilot(const struct sd_sweep *sw, const uint32_t ks[2],
+		     uint64_t corner[2][2])
+{
+	unsigned ts[2] = {1, cpumask_count(&cpus_online) - 1};
+
+	if (!ts[1] || !sd_setup())
+		return false;
+	for (int t = 0; t < 2; t++) {
+		struct variant v[MAX_VARIANTS];
+		size_t nv;
+
+		choose_responders(ts[t]);
+		nv = build_variants(v, sw);
+		for (int k = 0; k < 2; k++) {
+			size_t ninsn = sw->invlpgb_max_pages
+					       ? encode_invlpgb(ks[k], sw)
+					       : 0;
+			uint64_t d[PILOT_SAMPLES];
+
+			/* The median of a few: the first one is cold. */
+			for (int n = 0; n < PILOT_SAMPLES; n++) {
+				uint64_t t0 = rdtsc_ordered();
+
+				for (size_t i = 0; i < nv; i++)
+					sample(&v[i], ks[k], ninsn, 0);
+				d[n] = rdtsc_ordered() - t0;
+			}
+			corner[t][k] = median3(d);
+		}
+	}
+	stale_reset();
+	ipi_round(flush_all, NULL, IPI_EACH);
+	return true;
+}

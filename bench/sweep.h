@@ -32,4 +32,8 @@ struct sd_sweep {
 
 void shootdown_sweep(const struct sd_sweep *sw);
 
+/* The time budget's pilot (shootdown_run.c); false if it could not run. */
+bool shootdown_pilot(const struct sd_sweep *sw, const uint32_t ks[2],
+		     uint64_t corner[2][2]);
+
 #endif

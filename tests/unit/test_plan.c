@@ -103,6 +103,38 @@ static void test_estimates_follow_the_model(void **state)
 			 3ull * 3 * 100 * KHZ);
 }
 
+/* With a pilot, a sample costs what the pilot saw, between its corners. */
+static void test_shootdown_pilot(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	defaults(&p, 3);
+	p.sd.npages = 3;
+	p.sd.pages[0] = 1;
+	p.sd.pages[1] = 257;
+	p.sd.pages[2] = 513;
+	p.sd.ntargets = 2;
+	p.sd.targets[0] = 1;
+	p.sd.targets[1] = 3;
+	p.sd.classes = 0;
+	p.sd.samples = 10;
+	p.sd.warmup = 0;
+	p.sd.pilot_k[0] = 1;
+	p.sd.pilot_k[1] = 513;
+	p.sd.pilot[0][0] = 100;
+	p.sd.pilot[0][1] = 1000;
+	p.sd.pilot[1][0] = 300;
+	p.sd.pilot[1][1] = 3000;
+	/* 1 target: 100, 550, 1000; all 3: 300, 1650, 3000. */
+	assert_int_equal(plan_shootdown_cycles(&p.sd, &tcg4),
+			 10 * (100 + 550 + 1000 + 300 + 1650 + 3000));
+	/* 2 of 3 targets: half way between. */
+	p.sd.targets[1] = 2;
+	assert_int_equal(plan_shootdown_cycles(&p.sd, &tcg4),
+			 10 * (100 + 550 + 1000 + 200 + 1100 + 2000));
+}
+
 /* With a pilot, reclaim's paging is what the pilot measured, per page. */
 static void test_reclaim_pilot(void **state)
 {
@@ -260,6 +292,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_budget_changes_nothing),
 		cmocka_unit_test(test_estimates_follow_the_model),
+		cmocka_unit_test(test_shootdown_pilot),
 		cmocka_unit_test(test_reclaim_pilot),
 		cmocka_unit_test(test_serial_rounds_cost_more),
 		cmocka_unit_test(test_fits_and_keeps_the_shape),
