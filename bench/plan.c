@@ -397,7 +397,8 @@ void plan_make(struct plan *p, const struct plan_costs *c)
 	if (!p->fits)
 		note(p,
 		     "does not fit: %llu ms planned for a %llu ms budget "
-		     "(values set on the command line are run as given)",
+		     "(minimum sizes, and values set on the command line, "
+		     "are run as given)",
 		     (unsigned long long)p->total_ms,
 		     (unsigned long long)p->budget_ms);
 }
