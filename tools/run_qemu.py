@@ -157,7 +157,7 @@ def parse_args(argv):
             o.kargs = argv[i + 1:]
             break
         if a in ("-h", "--help"):
-            print(__doc__.split("\n", 2)[2].rstrip())
+            print(__doc__[__doc__.index("usage:"):].rstrip())
             sys.exit(0)
         if a in FLAGS:
             setattr(o, *FLAGS[a])
