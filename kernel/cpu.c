@@ -98,6 +98,7 @@ void cpu_identify(void)
 	copy_regs(c->vendor, w, 3);
 	c->amd = !strcmp(c->vendor, "AuthenticAMD") ||
 		 !strcmp(c->vendor, "HygonGenuine");
+	c->apic_msr_fence = !c->amd;
 	c->max_ext_leaf = cpuid(0x80000000).eax;
 	identify_version(c);
 	identify_features(c);

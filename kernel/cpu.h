@@ -11,7 +11,9 @@ struct cpu_info {
 	char vendor[13];
 	char brand[49];
 	unsigned family, model, stepping;
-	bool amd;
+	bool amd; /* AMD or Hygon */
+	/* MFENCE;LFENCE before x2APIC MSR writes (x86.h: weak_wrmsr_fence) */
+	bool apic_msr_fence;
 	bool hypervisor; /* CPUID.1:ECX[31] */
 	char hv_sig[13]; /* CPUID 0x40000000 signature, "" if none */
 	uint32_t hv_max_leaf;

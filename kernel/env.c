@@ -73,6 +73,8 @@ static void env_smp(struct json *j)
 		json_null(j, "cpus_madt");
 	json_u64(j, "cpus_online", cpumask_count(&cpus_online));
 	json_str(j, "apic", apic_mode_name());
+	json_bool(j, "apic_fence",
+		  apic_mode == APIC_X2APIC && cpu_info.apic_msr_fence);
 	json_u64(j, "bringup_us", tsc_to_ns(smp_stats.bringup_cycles) / 1000);
 	json_bool(j, "bringup_init_wait", smp_stats.init_wait);
 	json_i64(j, "tsc_max_offset", smp_stats.tsc_max_offset);

@@ -96,6 +96,23 @@ static inline void mfence(void)
 	asm volatile("mfence" ::: "memory");
 }
 
+/*
+ * Linux's weak_wrmsr_fence(): on Intel (and every CPU but AMD's and
+ * Hygon's) a WRMSR to an x2APIC register is not serialising, so the ICR
+ * write that sends an IPI can pass earlier stores: the target then takes
+ * the interrupt before the mailbox store it is meant to find is visible,
+ * finds nothing, and the initiator times out. MFENCE orders the earlier
+ * stores (but not the WRMSR, which is no load or store); LFENCE keeps the
+ * WRMSR from starting before them. AMD (and Hygon) need no barrier there,
+ * so Linux skips it on them (X86_FEATURE_APIC_MSRS_FENCE), as here. Pass
+ * whether this CPU needs it: cpu_info.apic_msr_fence.
+ */
+static inline void weak_wrmsr_fence(bool needed)
+{
+	if (needed)
+		asm volatile("mfence; lfence" ::: "memory");
+}
+
 /* Spin-wait hint; every busy loop must run it (see DESIGN.md on TCG). */
 static inline void cpu_relax(void)
 {

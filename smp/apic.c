@@ -141,6 +141,8 @@ bool apic_send(uint32_t apic_id, uint32_t icr_low)
 {
 	apic_icr_writes[this_cpu()]++;
 	if (apic_mode == APIC_X2APIC) {
+		/* The mailbox stores before the IPI, on Intel too. */
+		weak_wrmsr_fence(cpu_info.apic_msr_fence);
 		/* One 64-bit write: destination in bits 63:32. */
 		wrmsr(MSR_X2APIC_BASE + (APIC_ICR_LOW >> 4),
 		      ((uint64_t)apic_id << 32) | icr_low);

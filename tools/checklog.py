@@ -184,6 +184,7 @@ ENV_LATER_FIELDS = {
     "rdtsc_cycles": want_int(0),
     "rdtsc_trapped": want_bool(),
     "bringup_init_wait": want_bool(),
+    "apic_fence": want_bool(),
 }
 RESULT_FIELDS = {
     "bench": want_str(nonempty=True),
@@ -413,7 +414,23 @@ def check_env_consistency(rep, env, n):
     feats = env.get("features")
     if env.get("apic") == "x2apic" and isinstance(feats, dict) and feats.get("x2apic") is False:
         rep.problem(n, "env: apic is x2apic but features.x2apic is false")
+    check_env_fence(rep, env, n)
     check_env_tsc(rep, env, n)
+
+
+def check_env_fence(rep, env, n):
+    """apic_fence where present: MFENCE;LFENCE before x2APIC ICR writes on
+    exactly the x2APIC machines whose CPU is neither AMD nor Hygon."""
+    fence = env.get("apic_fence")
+    cpu = env.get("cpu")
+    if not isinstance(fence, bool) or not isinstance(cpu, dict):
+        return
+    vendor = cpu.get("vendor")
+    want = env.get("apic") == "x2apic" and vendor not in ("AuthenticAMD", "HygonGenuine")
+    if fence != want:
+        rep.problem(n, f"env: apic_fence is {json.dumps(fence)} with apic "
+                    f"{env.get('apic')} on {vendor}: it must be "
+                    f"{json.dumps(want)} (x2APIC on a CPU that is neither AMD nor Hygon)")
 
 
 def check_env_tsc(rep, env, n):
