@@ -28,17 +28,29 @@ static inline void spin_lock(struct spinlock *l)
 /*
  * Takes the lock, or gives up after `spins` PAUSEs and returns false: for
  * the fault path, which must print even if the faulting CPU held the lock.
+ *
+ * It never queues: a ticket once drawn must be served, and a waiter that
+ * gave up would leave the lock stuck at its number for everyone behind it.
+ * So it takes a ticket only when that ticket is served at once, i.e. while
+ * the lock is free (next == owner), with one compare-and-swap on `next`
+ * (the ticket lock's trylock). It is not FIFO against spin_lock(): under
+ * steady contention it may give up although the lock was released between
+ * its looks; the fault path accepts that.
  */
 static inline bool spin_lock_timeout(struct spinlock *l, uint64_t spins)
 {
-	uint32_t me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+	for (;;) {
+		uint32_t owner = __atomic_load_n(&l->owner, __ATOMIC_ACQUIRE);
+		uint32_t next = owner;
 
-	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != me) {
+		if (__atomic_compare_exchange_n(&l->next, &next, owner + 1,
+						false, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return true;
 		if (spins-- == 0)
 			return false;
 		cpu_relax();
 	}
-	return true;
 }
 
 static inline void spin_unlock(struct spinlock *l)

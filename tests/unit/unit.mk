@@ -28,7 +28,7 @@ UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. \
 UNIT_LDLIBS := -lcmocka
 
 UNIT_TESTS := kstring json cmdline config multiboot printf report \
-	tsc_estimate
+	tsc_estimate spinlock
 
 UNIT_SRCS_kstring := kernel/kstring.c
 UNIT_SRCS_json := kernel/json.c
@@ -38,6 +38,8 @@ UNIT_SRCS_multiboot := kernel/multiboot.c kernel/kstring.c
 UNIT_SRCS_printf := kernel/printf.c
 UNIT_SRCS_report := kernel/printf.c kernel/json.c
 UNIT_SRCS_tsc_estimate := kernel/tsc_estimate.c
+UNIT_SRCS_spinlock :=
+UNIT_XLIBS_spinlock := -pthread
 
 # The kernel flags plus -fno-builtin: proves the portable files need
 # nothing from a C library (see `unit-freestanding`).
@@ -56,7 +58,8 @@ define UNIT_RULE
 $(UNIT_OUT)/test_$(1): $(UNIT_DIR)/test_$(1).c $$(UNIT_SRCS_$(1)) \
 		$(UNIT_HDRS) $(UNIT_DIR)/unit.mk
 	@mkdir -p $$(@D)
-	$$(HOSTCC) $$(UNIT_CFLAGS) -o $$@ $$(filter %.c,$$^) $$(UNIT_LDLIBS)
+	$$(HOSTCC) $$(UNIT_CFLAGS) -o $$@ $$(filter %.c,$$^) $$(UNIT_LDLIBS) \
+		$$(UNIT_XLIBS_$(1))
 endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call UNIT_RULE,$(t))))
 
