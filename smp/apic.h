@@ -46,8 +46,13 @@ void apic_eoi(void);
 /* ICR writes (IPIs sent, a broadcast counting once) per sending CPU. */
 extern uint64_t apic_icr_writes[];
 
-/* Sends one IPI; false if an xAPIC never accepted it (timeout). */
+/*
+ * Sends one IPI; false if an xAPIC never accepted it (its ICR stayed busy
+ * for 100 ms), and then it is not counted in apic_icr_writes.
+ */
 bool apic_send(uint32_t apic_id, uint32_t icr_low);
+/* Selftest only: every xAPIC send fails as if the ICR stayed busy. */
+extern bool apic_inject_busy;
 /* To every CPU but this one, with one ICR write. */
 bool apic_send_all_but_self(uint32_t icr_low);
 const char *apic_mode_name(void);

@@ -102,6 +102,36 @@ static void check_on_cpumask(void)
 		     "%u cpus counted fewer", bad);
 }
 
+/*
+ * An IPI the xAPIC never accepts (its ICR stays busy past the limit) is
+ * not sent: apic_send() must say so and must not count it, since the
+ * ipis_sent verdicts rest on that count. The busy ICR is injected; QEMU's
+ * xAPIC never shows one.
+ */
+static void check_refused_send(void)
+{
+	const char *name =
+		"apic: a send the xAPIC never accepts is not counted";
+	unsigned me = this_cpu(), cpu;
+	uint64_t before = apic_icr_writes[me];
+	bool sent;
+
+	if (apic_mode != APIC_XAPIC) {
+		report_skip(name,
+			    "x2APIC mode: the ICR has no busy bit, a send "
+			    "cannot be refused");
+		return;
+	}
+	cpu = me == 0 && nr_cpus > 1 ? 1 : 0;
+	apic_inject_busy = true;
+	sent = apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_PING);
+	apic_inject_busy = false;
+	report_check(!sent && apic_icr_writes[me] == before, name,
+		     "apic_send returned %s and counted %llu ICR writes",
+		     sent ? "true" : "false",
+		     (unsigned long long)(apic_icr_writes[me] - before));
+}
+
 static uint64_t barrier_exit[MAX_CPUS];
 static struct cpumask barrier_mask;
 
@@ -176,6 +206,7 @@ void smp_selftest_run(const struct config *cfg)
 	check_on_cpu();
 	check_on_cpumask();
 	check_barrier();
+	check_refused_send();
 	if (cfg->inject == INJECT_FAULT_AP)
 		inject_fault_ap();
 }

@@ -76,7 +76,8 @@ bool ping_cpu(unsigned cpu)
 	uint64_t before = ping_acks[cpu], start = rdtsc();
 	uint64_t limit = us_to_cycles(XCALL_TIMEOUT_US);
 
-	apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_PING);
+	if (!apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_PING))
+		return false;
 	while (ping_acks[cpu] == before) {
 		if (rdtsc() - start > limit)
 			return false;
@@ -107,6 +108,22 @@ static void post(unsigned cpu, xcall_fn fn, void *arg)
 	__atomic_store_n(&m->req, m->req + 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * The APIC never accepted the IPI (xAPIC ICR busy past its limit): nothing
+ * was sent, and the wait that follows will say who did not answer.
+ */
+static void send_failed(const unsigned *cpu)
+{
+	if (cpu)
+		report_fail("smp: xcall",
+			    "the APIC did not accept the IPI to cpu %u, apic "
+			    "id %u",
+			    *cpu, cpu_apic_id[*cpu]);
+	else
+		report_fail("smp: xcall", "the APIC did not accept the "
+					  "all-but-self IPI");
+}
+
 void on_cpumask_async(const struct cpumask *mask, xcall_fn fn, void *arg,
 		      enum ipi_mode mode)
 {
@@ -115,11 +132,13 @@ void on_cpumask_async(const struct cpumask *mask, xcall_fn fn, void *arg,
 	for (cpu = first_in(mask); cpu < MAX_CPUS; cpu = next_in(cpu, mask))
 		post(cpu, fn, arg);
 	if (mode == IPI_BROADCAST) {
-		apic_send_all_but_self(ICR_FIXED | VEC_XCALL);
+		if (!apic_send_all_but_self(ICR_FIXED | VEC_XCALL))
+			send_failed(NULL);
 		return;
 	}
 	for (cpu = first_in(mask); cpu < MAX_CPUS; cpu = next_in(cpu, mask))
-		apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_XCALL);
+		if (!apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_XCALL))
+			send_failed(&cpu);
 }
 
 static bool wait_one(unsigned cpu, uint64_t start, uint64_t limit)
@@ -222,7 +241,8 @@ bool smp_start_background(unsigned cpu, xcall_fn fn, void *arg)
 	pc->bg_arg = arg;
 	__atomic_store_n(&pc->bg_fn, fn, __ATOMIC_RELEASE);
 	/* Wake it from HLT; the ping handler only acknowledges. */
-	apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_PING);
+	if (!apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_PING))
+		send_failed(&cpu);
 	return true;
 }
 
