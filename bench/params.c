@@ -395,7 +395,8 @@ size_t params_parse_names(const char *key, const char *s,
 
 static const char *const invlpgb_modes[] = {"auto", "off", "emulate", "force",
 					    NULL};
-static const char *const invlpgb_bugs[] = {"none", "count", "stride", NULL};
+static const char *const invlpgb_bugs[] = {"none", "count", "stride",
+					   "no-tlbsync", NULL};
 
 static int find_word(const char *const *words, const struct item *it)
 {
@@ -416,7 +417,7 @@ static size_t invlpgb_option(const struct item *it, struct param_invlpgb *r,
 	if (it->n < 4 || kstrncmp(it->s, "bug=", 4))
 		return diag(d, "invlpgb",
 			    "item %q is not an option (expected "
-			    "bug=none|count|stride): skipped",
+			    "bug=none|count|stride|no-tlbsync): skipped",
 			    it);
 	v.s = it->s + 4;
 	v.n = it->n - 4;
@@ -424,7 +425,8 @@ static size_t invlpgb_option(const struct item *it, struct param_invlpgb *r,
 	if (i < 0) {
 		r->bug = PARAM_BUG_NONE;
 		return diag(d, "invlpgb",
-			    "unknown bug %q (expected none|count|stride): "
+			    "unknown bug %q (expected "
+			    "none|count|stride|no-tlbsync): "
 			    "using 'none'",
 			    &v);
 	}
@@ -473,7 +475,7 @@ const char *params_invlpgb_mode_name(enum param_invlpgb_mode mode)
 
 const char *params_invlpgb_bug_name(enum param_invlpgb_bug bug)
 {
-	if ((unsigned int)bug > PARAM_BUG_STRIDE)
+	if ((unsigned int)bug > PARAM_BUG_NO_TLBSYNC)
 		return "?";
 	return invlpgb_bugs[bug];
 }

@@ -81,8 +81,9 @@ enum param_invlpgb_mode {
 /* A wrong encoding injected on purpose, to prove the verifier catches it. */
 enum param_invlpgb_bug {
 	PARAM_BUG_NONE,
-	PARAM_BUG_COUNT,  /* ECX count one page too few */
-	PARAM_BUG_STRIDE, /* 2 MiB stride bit over 4 KiB mappings */
+	PARAM_BUG_COUNT,      /* ECX count one page too few */
+	PARAM_BUG_STRIDE,     /* 2 MiB stride bit over 4 KiB mappings */
+	PARAM_BUG_NO_TLBSYNC, /* INVLPGB without the TLBSYNC after it */
 };
 
 struct param_invlpgb {
@@ -151,7 +152,7 @@ const char *params_name(const struct param_names *names, size_t i);
 
 /*
  * invlpgb=MODE[,bug=KIND]: MODE auto|off|emulate|force (default auto),
- * KIND none|count|stride (default none; ignored with off).
+ * KIND none|count|stride|no-tlbsync (default none; ignored with off).
  */
 size_t params_parse_invlpgb(const char *s, struct param_invlpgb *out,
 			    const struct param_diag *d);

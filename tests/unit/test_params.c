@@ -457,12 +457,19 @@ static void test_invlpgb(void **state)
 	v = invlpgb("auto,bug=stride", 0);
 	assert_int_equal(v.mode, PARAM_INVLPGB_AUTO);
 	assert_int_equal(v.bug, PARAM_BUG_STRIDE);
+	v = invlpgb("emulate,bug=no-tlbsync", 0);
+	assert_int_equal(v.mode, PARAM_INVLPGB_EMULATE);
+	assert_int_equal(v.bug, PARAM_BUG_NO_TLBSYNC);
 	v = invlpgb("emulate,bug=count,bug=none", 0);
 	assert_int_equal(v.bug, PARAM_BUG_NONE);
 	assert_string_equal(params_invlpgb_mode_name(PARAM_INVLPGB_EMULATE),
 			    "emulate");
 	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_STRIDE),
 			    "stride");
+	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_NO_TLBSYNC),
+			    "no-tlbsync");
+	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_NO_TLBSYNC + 1),
+			    "?");
 	assert_string_equal(params_invlpgb_mode_name(99), "?");
 	assert_string_equal(params_invlpgb_bug_name(-1), "?");
 }
@@ -480,13 +487,16 @@ static void test_invlpgb_bad(void **state)
 			    "(expected auto|off|emulate|force): using 'auto'");
 	assert_string_equal(got.msg[1],
 			    "params: invlpgb: unknown bug 'counts' (expected "
-			    "none|count|stride): using 'none'");
-	assert_string_equal(got.msg[2],
-			    "params: invlpgb: item 'bugs=count' is not an "
-			    "option (expected bug=none|count|stride): skipped");
+			    "none|count|stride|no-tlbsync): using 'none'");
+	assert_string_equal(
+		got.msg[2],
+		"params: invlpgb: item 'bugs=count' is not an "
+		"option (expected bug=none|count|stride|no-tlbsync): "
+		"skipped");
 	assert_string_equal(got.msg[3], "params: invlpgb: item '' is not an "
 					"option (expected "
-					"bug=none|count|stride): skipped");
+					"bug=none|count|stride|no-tlbsync): "
+					"skipped");
 	v = invlpgb("off,bug=count", 1);
 	assert_int_equal(v.mode, PARAM_INVLPGB_OFF);
 	assert_int_equal(v.bug, PARAM_BUG_NONE);
