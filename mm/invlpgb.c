@@ -159,6 +159,68 @@ int invlpgb_encode_range(const struct invlpgb_req *req,
 	return INVLPGB_OK;
 }
 
+static int decode_ids(const struct invlpgb_regs *in,
+		      const struct invlpgb_caps *caps, struct invlpgb_req *out)
+{
+	uint32_t pcid = in->edx >> INVLPGB_EDX_PCID_SHIFT;
+	uint32_t asid = in->edx & INVLPGB_EDX_ASID_MASK;
+
+	out->pcid_valid = in->rax & INVLPGB_RAX_PCID;
+	out->all_asids = !(in->rax & INVLPGB_RAX_ASID);
+	if (out->pcid_valid && pcid > INVLPGB_PCID_MAX)
+		return INVLPGB_EPCID;
+	if (out->pcid_valid && !caps->pcide)
+		return INVLPGB_EPCIDE;
+	if (!out->pcid_valid && pcid)
+		return INVLPGB_EIGNORED;
+	if (!out->all_asids && asid && !caps->svm)
+		return INVLPGB_ESVM;
+	if (out->all_asids && asid)
+		return INVLPGB_EIGNORED;
+	out->pcid = out->pcid_valid ? (uint16_t)pcid : 0;
+	out->asid = out->all_asids ? 0 : asid;
+	return INVLPGB_OK;
+}
+
+int invlpgb_decode(const struct invlpgb_regs *in,
+		   const struct invlpgb_caps *caps, struct invlpgb_req *out)
+{
+	uint32_t count = in->ecx & INVLPGB_ECX_COUNT_MASK;
+	struct invlpgb_req r = {0};
+	uint64_t step;
+	int err;
+
+	if (caps->max_pages == 0)
+		return INVLPGB_ENOTSUP;
+	if ((in->rax & INVLPGB_RAX_RESERVED) ||
+	    (in->ecx & INVLPGB_ECX_RESERVED))
+		return INVLPGB_ERESERVED;
+	r.all_va = !(in->rax & INVLPGB_RAX_VA);
+	r.stride = (in->ecx & INVLPGB_ECX_2M_STRIDE) ? INVLPGB_2M : INVLPGB_4K;
+	r.mapping = r.stride;
+	r.include_global = in->rax & INVLPGB_RAX_GLOBAL;
+	r.final_only = in->rax & INVLPGB_RAX_FINAL_ONLY;
+	r.include_nested = in->rax & INVLPGB_RAX_NESTED;
+	if (r.all_va) {
+		if (in->ecx || (in->rax & ~0xfffull))
+			return INVLPGB_EIGNORED;
+		r.stride = r.mapping = INVLPGB_4K;
+	} else {
+		r.va = in->rax & ~0xfffull;
+		r.pages = count + 1;
+		if (r.pages > caps->max_pages)
+			return INVLPGB_ETOOMANY;
+		step = size_bytes(r.stride);
+		if (!canonical_span(r.va, r.va + (uint64_t)count * step))
+			return INVLPGB_ENONCANON;
+	}
+	err = decode_ids(in, caps, &r);
+	if (err)
+		return err;
+	*out = r;
+	return INVLPGB_OK;
+}
+
 const char *invlpgb_strerror(int err)
 {
 	static const char *const msg[] = {
@@ -176,6 +238,9 @@ const char *invlpgb_strerror(int err)
 		[10] = "ASID above 0xffff",
 		[11] = "unknown page size",
 		[12] = "output array too small",
+		[13] = "reserved bit set (rAX[11:6] or ECX[30:16])",
+		[14] = "field given without its valid bit (ignored by the "
+		       "hardware)",
 	};
 
 	if (err > 0 || err <= -(int)(sizeof(msg) / sizeof(msg[0])))

@@ -27,9 +27,12 @@
 #define INVLPGB_RAX_GLOBAL     (1ull << 3)
 #define INVLPGB_RAX_FINAL_ONLY (1ull << 4)
 #define INVLPGB_RAX_NESTED     (1ull << 5)
+#define INVLPGB_RAX_RESERVED   0xfc0ull /* bits 11:6 */
 #define INVLPGB_ECX_COUNT_MASK 0xffffu
 #define INVLPGB_ECX_2M_STRIDE  (1u << 31)
+#define INVLPGB_ECX_RESERVED   0x7fff0000u /* bits 30:16 */
 #define INVLPGB_EDX_PCID_SHIFT 16
+#define INVLPGB_EDX_ASID_MASK  0xffffu
 #define INVLPGB_PCID_MAX       0xfffu
 #define INVLPGB_ASID_MAX       0xffffu
 
@@ -80,6 +83,8 @@ enum invlpgb_err {
 	INVLPGB_EASID = -10,	 /* ASID > 0xffff */
 	INVLPGB_ESIZE = -11,	 /* stride or mapping not a known size */
 	INVLPGB_ENOSPACE = -12,	 /* output array too small (chunking) */
+	INVLPGB_ERESERVED = -13, /* decode: a reserved bit set */
+	INVLPGB_EIGNORED = -14,	 /* decode: a field without its valid bit */
 };
 
 /* caps.max_pages from CPUID Fn8000_0008 EDX, given INVLPGB is supported. */
@@ -103,6 +108,26 @@ uint32_t invlpgb_chunks(uint32_t pages, uint32_t max_pages);
 int invlpgb_encode_range(const struct invlpgb_req *req,
 			 const struct invlpgb_caps *caps,
 			 struct invlpgb_regs *out, size_t cap, size_t *n);
+
+/*
+ * The other way round, for the software model (bench/invlpgb_emul.c): what
+ * the hardware makes of rAX, ECX and EDX, or an error for an encoding it
+ * would reject (#GP) or treat otherwise than the caller meant:
+ *  - ERESERVED: rAX[11:6] or ECX[30:16] set (in rAX, an unaligned VA);
+ *  - ETOOMANY: more pages than caps->max_pages (CPUID's limit);
+ *  - ENONCANON: the first or the last page (count x stride on) outside
+ *    the canonical half it starts in;
+ *  - EPCID: EDX[31:28] set (a PCID above 4095);
+ *  - EPCIDE: PCID-valid while CR4.PCIDE is off (non-zero: #GP);
+ *  - ESVM: ASID-valid with a non-zero ASID while SVM is off (#GP);
+ *  - EIGNORED: an address, count or stride without VA-valid, a PCID without
+ *    PCID-valid, an ASID without ASID-valid: the hardware ignores them, so
+ *    the caller did not get what it wrote.
+ * out->mapping is not in the instruction: it is set to the stride. The
+ * real page size of what each address maps is the model's business.
+ */
+int invlpgb_decode(const struct invlpgb_regs *in,
+		   const struct invlpgb_caps *caps, struct invlpgb_req *out);
 
 const char *invlpgb_strerror(int err);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host tests of the INVLPGB operand encoder (mm/invlpgb.c) against the
+ * Host tests of the INVLPGB operand encoder and decoder (mm/invlpgb.c;
+ * the decoder is the software model's reading of the registers, with the
+ * hardware's refusals) against the
  * register layout in DESIGN.md: rAX = VA | bit0 VA valid | bit1 PCID valid
  * | bit2 ASID valid | bit3 global | bit4 final only | bit5 nested; ECX[15:0]
  * = additional pages, ECX[31] = 2 MiB stride; EDX[27:16] = PCID, EDX[15:0]
@@ -273,16 +275,148 @@ static void test_chunks_2m_and_errors(void **state)
 static void test_strerror(void **state)
 {
 	(void)state;
-	for (int e = 0; e >= INVLPGB_ENOSPACE; e--) {
+	for (int e = 0; e >= INVLPGB_EIGNORED; e--) {
 		assert_printable(invlpgb_strerror(e), 80);
 		for (int f = 0; f > e; f--)
 			assert_string_not_equal(invlpgb_strerror(e),
 						invlpgb_strerror(f));
 	}
-	assert_string_equal(invlpgb_strerror(INVLPGB_ENOSPACE - 1),
+	assert_string_equal(invlpgb_strerror(INVLPGB_EIGNORED - 1),
 			    "unknown error");
 	assert_string_equal(invlpgb_strerror(1), "unknown error");
 	assert_string_equal(invlpgb_strerror(-2147483647 - 1), "unknown error");
+}
+
+/* --- the decoder (the software model's view of the registers) ------- */
+
+static struct invlpgb_req dec_ok(uint64_t rax, uint32_t ecx, uint32_t edx,
+				 const struct invlpgb_caps *caps)
+{
+	struct invlpgb_regs in = {rax, ecx, edx};
+	struct invlpgb_req r;
+
+	memset(&r, 0x5a, sizeof(r));
+	assert_int_equal(invlpgb_decode(&in, caps, &r), INVLPGB_OK);
+	return r;
+}
+
+static void dec_err(uint64_t rax, uint32_t ecx, uint32_t edx,
+		    const struct invlpgb_caps *caps, int err)
+{
+	struct invlpgb_regs in = {rax, ecx, edx};
+	struct invlpgb_req r = {.va = 77};
+
+	assert_int_equal(invlpgb_decode(&in, caps, &r), err);
+	assert_int_equal(r.va, 77); /* nothing written on refusal */
+}
+
+/* Every field, written as literals against the APM's layout. */
+static void test_decode_fields(void **state)
+{
+	struct invlpgb_caps svm = zen4;
+	struct invlpgb_req r;
+
+	(void)state;
+	r = dec_ok(0x7f0000003000 | 0x5, 7, 0, &zen4);
+	assert_false(r.all_va);
+	assert_int_equal(r.va, 0x7f0000003000);
+	assert_int_equal(r.pages, 8);
+	assert_int_equal(r.stride, INVLPGB_4K);
+	assert_false(r.pcid_valid);
+	assert_false(r.all_asids);
+	assert_int_equal(r.asid, 0);
+	assert_false(r.include_global || r.final_only || r.include_nested);
+	r = dec_ok(0xffffffff80200000 | 0x3f, 0x80000003, 0x0abc0000, &zen4);
+	assert_int_equal(r.va, 0xffffffff80200000);
+	assert_int_equal(r.pages, 4);
+	assert_int_equal(r.stride, INVLPGB_2M);
+	assert_true(r.pcid_valid);
+	assert_int_equal(r.pcid, 0xabc);
+	assert_true(r.include_global && r.final_only && r.include_nested);
+	/* ASID-valid clear: every ASID, the host's and the guests'. */
+	r = dec_ok(0x1000 | 0x1, 0, 0, &zen4);
+	assert_true(r.all_asids);
+	/* VA-valid clear: every address; nothing else may be given. */
+	r = dec_ok(0x4 | 0x8, 0, 0, &zen4);
+	assert_true(r.all_va);
+	assert_true(r.include_global);
+	svm.svm = true;
+	r = dec_ok(0x1000 | 0x5, 0, 0x1234, &svm);
+	assert_int_equal(r.asid, 0x1234);
+}
+
+/* What the hardware rejects, or does otherwise than the caller wrote. */
+static void test_decode_refusals(void **state)
+{
+	struct invlpgb_caps nopcid = {.max_pages = 8};
+
+	(void)state;
+	dec_err(0x1005, 0, 0, &(struct invlpgb_caps){0}, INVLPGB_ENOTSUP);
+	/* The CPUID count limit: 8 pages is the most; 9 is refused. */
+	dec_ok(0x1005, 7, 0, &zen4);
+	dec_err(0x1005, 8, 0, &zen4, INVLPGB_ETOOMANY);
+	dec_err(0x1005, 0xffff, 0, &zen4, INVLPGB_ETOOMANY);
+	/* Reserved: rAX[11:6] (an unaligned VA), ECX[30:16]. */
+	dec_err(0x1045, 0, 0, &zen4, INVLPGB_ERESERVED);
+	dec_err(0x1805, 0, 0, &zen4, INVLPGB_ERESERVED);
+	dec_err(0x1005, 0x00010000, 0, &zen4, INVLPGB_ERESERVED);
+	dec_err(0x1005, 0x40000000, 0, &zen4, INVLPGB_ERESERVED);
+	/* A PCID: not above 4095, and only with CR4.PCIDE. */
+	dec_err(0x1007, 0, 0x10000000, &zen4, INVLPGB_EPCID);
+	dec_err(0x1007, 0, 0x00010000, &nopcid, INVLPGB_EPCIDE);
+	dec_err(0x1007, 0, 0, &nopcid, INVLPGB_EPCIDE);
+	/* A non-zero ASID on bare metal (SVM off). */
+	dec_err(0x1005, 0, 1, &zen4, INVLPGB_ESVM);
+	/* Fields without their valid bit. */
+	dec_err(0x1005, 0, 0x00010000, &zen4, INVLPGB_EIGNORED);
+	dec_err(0x1001, 0, 5, &zen4, INVLPGB_EIGNORED);
+	dec_err(0x4, 3, 0, &zen4, INVLPGB_EIGNORED);
+	dec_err(0x4, 0x80000000, 0, &zen4, INVLPGB_EIGNORED);
+	dec_err(0x1004, 0, 0, &zen4, INVLPGB_EIGNORED);
+	/* The last page (count x stride on) leaves the canonical half. */
+	dec_ok(0x00007ffffff00000 | 5, 7, 0, &zen4);
+	dec_ok(0x00007ffffffff000 | 5, 0, 0, &zen4);
+	dec_err(0x00007ffffffff000 | 5, 1, 0, &zen4, INVLPGB_ENONCANON);
+	dec_ok(0x00007fffffe00000 | 5, 0x80000000, 0, &zen4);
+	dec_err(0x00007fffffe00000 | 5, 0x80000001, 0, &zen4,
+		INVLPGB_ENONCANON);
+	dec_err(0x0000800000000000 | 5, 0, 0, &zen4, INVLPGB_ENONCANON);
+	dec_err(0xfffffffffffff000 | 5, 1, 0, &zen4, INVLPGB_ENONCANON);
+}
+
+/* Whatever the encoder emits, the decoder reads back as it was asked. */
+static void test_decode_round_trip(void **state)
+{
+	static const uint64_t vas[] = {0x200000, 0x7f0000200000,
+				       0xffff888000000000};
+	struct invlpgb_caps caps = {
+		.max_pages = 16, .pcide = true, .svm = true};
+	struct invlpgb_regs r;
+	struct invlpgb_req in, out;
+
+	(void)state;
+	for (unsigned v = 0; v < ARRAY_SIZE(vas); v++) {
+		for (unsigned bits = 0; bits < 64; bits++) {
+			in = (struct invlpgb_req){
+				.va = vas[v],
+				.pages = 1 + bits % 16,
+				.stride = (bits & 1) ? INVLPGB_2M : INVLPGB_4K,
+				.mapping = (bits & 1) ? INVLPGB_2M : INVLPGB_4K,
+				.pcid_valid = bits & 2,
+				.pcid = (bits & 2) ? 0x123 : 0,
+				.all_asids = bits & 4,
+				.asid = (bits & 4) ? 0 : 7,
+				.include_global = bits & 8,
+				.final_only = bits & 16,
+				.include_nested = bits & 32,
+			};
+			assert_int_equal(invlpgb_encode(&in, &caps, &r),
+					 INVLPGB_OK);
+			assert_int_equal(invlpgb_decode(&r, &caps, &out),
+					 INVLPGB_OK);
+			assert_memory_equal(&in, &out, sizeof(in));
+		}
+	}
 }
 
 int main(void)
@@ -296,6 +430,9 @@ int main(void)
 		cmocka_unit_test(test_chunks),
 		cmocka_unit_test(test_chunks_2m_and_errors),
 		cmocka_unit_test(test_strerror),
+		cmocka_unit_test(test_decode_fields),
+		cmocka_unit_test(test_decode_refusals),
+		cmocka_unit_test(test_decode_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
