@@ -6,16 +6,21 @@
 #include <stdint.h>
 
 /*
- * Pages per emulated instruction: the model takes any count, but a small
- * maximum makes the chunking run as on Zen 4 (8 pages).
+ * Pages per emulated instruction, the CPUID limit the model enforces (a
+ * larger count is refused): as on Zen 4, so that the chunking runs.
  */
 #define INVLPGB_EMUL_MAX_PAGES 8
 
-/* Catches INVLPGB/TLBSYNC's #UD and emulates them; false if the CPU has
- * the real instruction (then nothing is emulated). */
+/*
+ * Catches INVLPGB/TLBSYNC's #UD and carries them out as the hardware
+ * would (invlpgb_emul.c: the invalidation happens at TLBSYNC; encodings
+ * the hardware would refuse are FAILs); false if the CPU has the real
+ * instruction (then nothing is emulated) or memory ran out.
+ */
 bool invlpgb_emul_enable(void);
+/* Stops catching them; an INFO line says what the model did. */
 void invlpgb_emul_disable(void);
-/* INVLPGB instructions emulated so far. */
+/* INVLPGB instructions accepted so far. */
 uint64_t invlpgb_emul_count(void);
 
 #endif

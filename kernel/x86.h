@@ -382,6 +382,7 @@ static inline uint64_t gs_read64(unsigned long offset)
 #define CR4_LA57  (1ull << 12)
 #define MSR_EFER  0xc0000080u
 #define EFER_NXE  (1ull << 11)
+#define EFER_SVME (1ull << 12)
 
 /* Never returns: interrupts off, halt for ever (NMIs wake and re-halt). */
 static inline __attribute__((noreturn)) void halt_forever(void)
