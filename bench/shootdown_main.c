@@ -42,7 +42,7 @@ void shootdown_run(void)
 		return;
 	}
 	build_lists(&sw, responders);
-	sw.bug_count = bench_params.invlpgb.bug == PARAM_BUG_COUNT;
+	sw.bug = bench_params.invlpgb.bug;
 	sw.invlpgb_max_pages = bench_invlpgb("shootdown", &sw.invlpgb_emulated);
 	if (!sw.npages || !sw.ntargets) {
 		report_skip("shootdown", "no page count or target count left "

@@ -49,23 +49,38 @@ static struct cpumask resp;
 static unsigned nresp;
 static const char *cur_distance; /* one responder of this class, or NULL */
 static struct invlpgb_regs insns[SD_MAX_PAGES];
+static bool skip_tlbsync; /* injected: invlpgb=...,bug=no-tlbsync */
 
-/* The pages' INVLPGB encoding, in chunks of CPUID's maximum. */
-static size_t encode_invlpgb(unsigned k, const struct sd_sweep *sw)
+/*
+ * The pages' INVLPGB encoding, in chunks of CPUID's maximum, into insns
+ * (*n of them); then the injected bug, if any, done to the registers as a
+ * hand-written encoding would have it (the encoder itself refuses a 2 MiB
+ * stride over 4 KiB pages). Returns the encoder's error, if any.
+ */
+static int encode_invlpgb(unsigned k, const struct sd_sweep *sw, size_t *n)
 {
 	struct invlpgb_caps caps = {.max_pages = sw->invlpgb_max_pages,
 				    .pcide = cpu_info.pcid};
 	struct invlpgb_req req = {.va = SD_BASE, .pages = k};
-	size_t n = 0;
+	int err = invlpgb_encode_range(&req, &caps, insns, SD_MAX_PAGES, n);
 
-	if (invlpgb_encode_range(&req, &caps, insns, SD_MAX_PAGES, &n))
-		return 0;
-	/* Injected bug (invlpgb=...,bug=count): the last page is left out. */
-	if (sw->bug_count && n && (insns[n - 1].ecx & 0xffff))
-		insns[n - 1].ecx--;
-	else if (sw->bug_count && n)
-		n--;
-	return n;
+	if (err || !*n)
+		return err;
+	switch (sw->bug) {
+	case PARAM_BUG_COUNT: /* the last page is left out */
+		if (insns[*n - 1].ecx & INVLPGB_ECX_COUNT_MASK)
+			insns[*n - 1].ecx--;
+		else
+			(*n)--;
+		break;
+	case PARAM_BUG_STRIDE: /* 2 MiB steps over the 4 KiB pages */
+		for (size_t i = 0; i < *n; i++)
+			insns[i].ecx |= INVLPGB_ECX_2M_STRIDE;
+		break;
+	default: /* none, or no-tlbsync: see flush() */
+		break;
+	}
+	return INVLPGB_OK;
 }
 
 /* One IPI round; the initiator does the same to its own TLB meanwhile. */
@@ -96,7 +111,8 @@ static void flush(enum strategy s, enum ipi_mode mode, unsigned k, size_t n)
 	default:
 		for (size_t i = 0; i < n; i++)
 			invlpgb(insns[i].rax, insns[i].ecx, insns[i].edx);
-		tlbsync();
+		if (!skip_tlbsync)
+			tlbsync();
 		break;
 	}
 }
@@ -225,7 +241,8 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 		tally[v->s][m].counts_wrong = true;
 }
 
-static size_t build_variants(struct variant *v, const struct sd_sweep *sw)
+static size_t build_variants(struct variant *v, const struct sd_sweep *sw,
+			     bool invlpgb)
 {
 	size_t n = 0;
 
@@ -233,7 +250,7 @@ static size_t build_variants(struct variant *v, const struct sd_sweep *sw)
 		if (!sw->strategy[s])
 			continue;
 		if (s == S_INVLPGB) {
-			if (sw->invlpgb_max_pages)
+			if (invlpgb)
 				v[n++] = (struct variant){.s = s};
 			continue;
 		}
@@ -277,16 +294,23 @@ static void run_config(const struct sd_sweep *sw, unsigned k, struct rng *rng)
 {
 	struct variant v[MAX_VARIANTS];
 	uint32_t order[MAX_VARIANTS];
-	size_t nv = build_variants(v, sw), ninsn = 0;
+	size_t nv, ninsn = 0;
 	unsigned total = sw->warmup + sw->samples;
+	bool invlpgb = sw->invlpgb_max_pages && sw->strategy[S_INVLPGB];
+	int err = invlpgb ? encode_invlpgb(k, sw, &ninsn) : 0;
 
+	/* Refused: no INVLPGB variant at all, rather than one that flushes
+	 * nothing. */
+	if (err)
+		report_fail("shootdown: invlpgb: encoding",
+			    "%u pages, %u targets: %s", k, nresp,
+			    invlpgb_strerror(err));
+	nv = build_variants(v, sw, invlpgb && !err);
 	for (size_t i = 0; i < nv; i++) {
 		order[i] = (uint32_t)i;
 		if (!alloc_variant(&v[i], sw))
 			return;
 	}
-	if (sw->invlpgb_max_pages)
-		ninsn = encode_invlpgb(k, sw);
 	for (unsigned s = 0; s < total; s++) {
 		rng_shuffle(rng, order, nv);
 		for (size_t i = 0; i < nv; i++) {
@@ -402,6 +426,7 @@ void shootdown_sweep(const struct sd_sweep *sw)
 		return;
 	}
 	rng_seed(&rng, sw->seed);
+	skip_tlbsync = sw->bug == PARAM_BUG_NO_TLBSYNC;
 	table_results_begin(&table,
 			    "shootdown: latency of the invalidation on the "
 			    "initiator (cpu 0)",
@@ -482,17 +507,19 @@ bool shootdown_pilot(const struct sd_sweep *sw, const uint32_t ks[2],
 
 	if (!ts[1] || !sd_setup())
 		return false;
+	skip_tlbsync = sw->bug == PARAM_BUG_NO_TLBSYNC; /* as the sweep */
 	for (int t = 0; t < 2; t++) {
-		struct variant v[MAX_VARIANTS];
-		size_t nv;
-
 		choose_responders(ts[t]);
-		nv = build_variants(v, sw);
 		for (int k = 0; k < 2; k++) {
-			size_t ninsn = sw->invlpgb_max_pages
-					       ? encode_invlpgb(ks[k], sw)
-					       : 0;
+			struct variant v[MAX_VARIANTS];
+			size_t nv, ninsn = 0;
 			uint64_t d[PILOT_SAMPLES];
+			/* A refused encoding: the sweep says so, and runs none. */
+			bool invlpgb = sw->invlpgb_max_pages &&
+				       sw->strategy[S_INVLPGB] &&
+				       !encode_invlpgb(ks[k], sw, &ninsn);
+
+			nv = build_variants(v, sw, invlpgb);
 
 			/* The median of a few: the first one is cold. */
 			for (int n = 0; n < PILOT_SAMPLES; n++) {

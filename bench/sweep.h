@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "bench/params.h"
 
 enum strategy {
 	S_IPI_PAGE,
@@ -27,7 +28,8 @@ struct sd_sweep {
 	uint64_t seed;
 	uint32_t invlpgb_max_pages; /* 0: INVLPGB is not run */
 	bool invlpgb_emulated;
-	bool bug_count; /* inject a wrong encoding: one page too few */
+	/* A wrong INVLPGB use injected on purpose (invlpgb=...,bug=). */
+	enum param_invlpgb_bug bug;
 };
 
 void shootdown_sweep(const struct sd_sweep *sw);
