@@ -35,6 +35,9 @@ struct variant {
 	uint64_t *samples, *handler;
 	size_t nh;
 	uint64_t icr, irqs;
+	/* Stale reads its own samples left, and where the first one was. */
+	uint64_t stale, stale_samples, first_va;
+	unsigned first_sample, first_cpu;
 };
 
 static struct table table; /* the human one, beside the records */
@@ -117,9 +120,48 @@ static void flush(enum strategy s, enum ipi_mode mode, unsigned k, size_t n)
 	}
 }
 
-/* One sample of one variant: warm, change, time the flush, verify. */
-static void sample(struct variant *v, unsigned k, size_t ninsn, size_t slot)
+/*
+ * The stale reads the last verification counted, on every CPU, and where
+ * the first was (lowest CPU); the counters are reset.
+ */
+static uint64_t take_stale(unsigned *cpu_out, uint64_t *va_out)
 {
+	uint64_t sum = 0;
+
+	for (unsigned cpu = 0; cpu < nr_cpus; cpu++) {
+		if (sd.stale[cpu] && !sum) {
+			*cpu_out = cpu;
+			*va_out = sd.stale_va[cpu];
+		}
+		sum += sd.stale[cpu];
+		sd.stale[cpu] = 0;
+	}
+	return sum;
+}
+
+/*
+ * Whatever a sample left behind is gone before the next one: every entry
+ * on every CPU involved, global ones included (a variant that left
+ * entries stale must not make the next one look wrong, or right).
+ */
+static void clean_tlbs(void *unused)
+{
+	uint64_t cr4 = read_cr4();
+
+	(void)unused;
+	write_cr4(cr4 & ~CR4_PGE);
+	write_cr4(cr4);
+}
+
+/*
+ * One sample of one variant: warm, change, time the flush, verify; the
+ * stale reads are this sample's, charged to this variant; then clean.
+ */
+static void sample(struct variant *v, unsigned k, size_t ninsn, size_t slot,
+		   unsigned index)
+{
+	uint64_t stale, va = 0;
+	unsigned first = 0;
 	uint64_t t0, t1, icr0, irq0;
 	unsigned cpu;
 
@@ -142,6 +184,14 @@ static void sample(struct variant *v, unsigned k, size_t ninsn, size_t slot)
 	}
 	on_cpumask(&resp, sd_verify, (void *)(uintptr_t)k, IPI_EACH);
 	sd_verify((void *)(uintptr_t)k);
+	stale = take_stale(&first, &va);
+	if (stale && !v->stale_samples++) {
+		v->first_sample = index;
+		v->first_cpu = first;
+		v->first_va = va;
+	}
+	v->stale += stale;
+	ipi_round(clean_tlbs, NULL, IPI_EACH);
 }
 
 /* Per strategy and mode, over the whole sweep: for the final verdicts. */
@@ -151,26 +201,6 @@ static struct {
 	bool counts_wrong;
 	bool emulated;
 } tally[S_COUNT][2];
-
-static uint64_t stale_total(unsigned *cpu_out, uint64_t *va_out)
-{
-	uint64_t sum = 0;
-
-	for (unsigned cpu = 0; cpu < nr_cpus; cpu++) {
-		if (sd.stale[cpu] && !sum) {
-			*cpu_out = cpu;
-			*va_out = sd.stale_va[cpu];
-		}
-		sum += sd.stale[cpu];
-	}
-	return sum;
-}
-
-static void stale_reset(void)
-{
-	for (unsigned cpu = 0; cpu < nr_cpus; cpu++)
-		sd.stale[cpu] = 0;
-}
 
 /* IPIs each sample must send: exact, from the strategy's definition. */
 static uint64_t expected_ipis(enum strategy s, unsigned k)
@@ -182,9 +212,9 @@ static uint64_t expected_ipis(enum strategy s, unsigned k)
 
 static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 {
-	uint64_t per = (uint64_t)sw->samples + sw->warmup, stale, va = 0;
+	uint64_t per = (uint64_t)sw->samples + sw->warmup, stale = v->stale;
 	uint64_t ipis = v->icr * (v->mode == IPI_BROADCAST ? nresp : 1);
-	unsigned cpu = 0, m = v->mode == IPI_BROADCAST;
+	unsigned m = v->mode == IPI_BROADCAST;
 	struct stats hs = {0};
 	struct table_result row;
 	struct result_field f[8];
@@ -201,8 +231,6 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 			   .emulated =
 				   v->s == S_INVLPGB && sw->invlpgb_emulated};
 
-	stale = stale_total(&cpu, &va);
-	stale_reset();
 	if (v->nh)
 		stats_compute(v->handler, v->nh, bench_overhead(), &hs);
 	f[0] = (struct result_field){"ipis_sent", ipis / per, false};
@@ -229,12 +257,15 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 	tally[v->s][m].stale += stale;
 	if (stale)
 		report_fail("shootdown: stale translation",
-			    "%s%s%s, %u pages, %u targets: %llu stale reads, "
-			    "first on cpu %u at %#llx",
+			    "%s%s%s, %u pages, %u targets: %llu stale reads "
+			    "in %llu of %llu samples, first in sample %u on "
+			    "cpu %u at %#llx",
 			    r.strategy, r.ipi_mode ? " " : "",
 			    r.ipi_mode ? r.ipi_mode : "", k, nresp,
-			    (unsigned long long)stale, cpu,
-			    (unsigned long long)va);
+			    (unsigned long long)stale,
+			    (unsigned long long)v->stale_samples,
+			    (unsigned long long)per, v->first_sample,
+			    v->first_cpu, (unsigned long long)v->first_va);
 	/* The software model sends IPIs of its own: nothing exact there. */
 	if (!r.emulated &&
 	    (ipis != expected_ipis(v->s, k) * per || v->irqs != ipis))
@@ -319,7 +350,7 @@ static void run_config(const struct sd_sweep *sw, unsigned k, struct rng *rng)
 
 			if (s < sw->warmup)
 				x->samples = NULL; /* run, but do not keep */
-			sample(x, k, ninsn, s - sw->warmup);
+			sample(x, k, ninsn, s - sw->warmup, s);
 			x->samples = keep;
 		}
 	}
@@ -344,10 +375,9 @@ static bool negative_control(const struct sd_sweep *sw)
 	sd_flip(k);
 	on_cpumask(&resp, sd_verify, (void *)(uintptr_t)k, IPI_EACH);
 	sd_verify((void *)(uintptr_t)k);
-	stale = stale_total(&cpu, &va);
-	stale_reset();
+	stale = take_stale(&cpu, &va);
 	/* Leave every TLB clean for whatever runs next. */
-	ipi_round(flush_all, NULL, IPI_EACH);
+	ipi_round(clean_tlbs, NULL, IPI_EACH);
 	if (stale)
 		report_pass("shootdown: negative control: %llu stale reads "
 			    "of %u pages without a flush",
@@ -526,13 +556,15 @@ bool shootdown_pilot(const struct sd_sweep *sw, const uint32_t ks[2],
 				uint64_t t0 = rdtsc_ordered();
 
 				for (size_t i = 0; i < nv; i++)
-					sample(&v[i], ks[k], ninsn, 0);
+					sample(&v[i], ks[k], ninsn, 0, 0);
 				d[n] = rdtsc_ordered() - t0;
 			}
 			corner[t][k] = median3(d);
 		}
 	}
-	stale_reset();
-	ipi_round(flush_all, NULL, IPI_EACH);
+	/*
+	 * Each sample took its own stale reads (dropped with these variants)
+	 * and cleaned every TLB it used: nothing is left for the sweep.
+	 */
 	return true;
 }
