@@ -13,6 +13,8 @@
 #include "bench/rng.h"
 #include "bench/reclaim.h"
 #include "kernel/cpu.h"
+#include "kernel/printf.h"
+#include "kernel/report.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "mm/invlpgb.h"
@@ -300,6 +302,21 @@ static void free_frames(uint64_t first, unsigned n)
 		frame_free(cold_frame[first + i]);
 }
 
+/*
+ * The encoder refused the INVLPGB request: nothing would be invalidated,
+ * and the frames about to be freed would stay reachable through stale
+ * entries. Counted (the run FAILs, rc_run_strategy), and every CPU's TLB
+ * is flushed by IPIs instead, so that the run goes on safely.
+ */
+static void encoding_refused(struct rc_run *run, int err)
+{
+	if (!run->refused++)
+		run->refused_err = err;
+	on_cpumask_async(&others, flush_all, NULL, IPI_EACH);
+	flush_all(NULL);
+	xcall_wait(&others, WAIT_US);
+}
+
 /* One flush of n pages from first, by IPIs or by INVLPGB. */
 static void flush(struct rc_run *run, uint64_t first, unsigned n)
 {
@@ -309,10 +326,22 @@ static void flush(struct rc_run *run, uint64_t first, unsigned n)
 	struct invlpgb_req req = {.va = r.va, .pages = n};
 	static struct invlpgb_regs insn[RC_INSNS];
 	size_t ni = 0;
+	int err;
 
 	run->flushes++;
 	if (run->s == RC_INVLPGB_PAGE || run->s == RC_INVLPGB_BATCH) {
-		invlpgb_encode_range(&req, &caps, insn, RC_INSNS, &ni);
+		/*
+		 * Injected (invlpgb=...,bug=stride): one 2 MiB step per PMD
+		 * over the 4 KiB pages (FreeBSD EN-26:10), which the encoder
+		 * must refuse and this run must report.
+		 */
+		if (bench_params.invlpgb.bug == PARAM_BUG_STRIDE)
+			req.stride = INVLPGB_2M;
+		err = invlpgb_encode_range(&req, &caps, insn, RC_INSNS, &ni);
+		if (err) {
+			encoding_refused(run, err);
+			return;
+		}
 		for (size_t i = 0; i < ni; i++)
 			invlpgb(insn[i].rax, insn[i].ecx, insn[i].edx);
 		tlbsync();
@@ -445,6 +474,7 @@ bool rc_run_strategy(const struct rc_config *cfg, struct rc_run *run,
 	uint64_t t0, t1, t2, icr0, irq0;
 
 	cur = cfg;
+	run->refused = 0;
 	if (!map_cold(cfg))
 		return false;
 	cpus_others(&others);
@@ -468,5 +498,18 @@ bool rc_run_strategy(const struct rc_config *cfg, struct rc_run *run,
 	run->cycles = t2 - t1;
 	run->lost = cfg->writers ? lost_writes() : 0;
 	losses(run, t1 - t0, t2 - t1);
+	if (run->refused) {
+		char name[96];
+
+		ksnprintf(name, sizeof(name),
+			  "reclaim: %s %u: INVLPGB encoding", run->name,
+			  run->batch);
+		report_fail(name,
+			    "the encoder refused %llu of %llu flushes: %s; "
+			    "each flushed every CPU by IPIs instead",
+			    (unsigned long long)run->refused,
+			    (unsigned long long)run->flushes,
+			    invlpgb_strerror(run->refused_err));
+	}
 	return true;
 }

@@ -31,6 +31,8 @@ struct rc_run {
 	uint64_t pages, flushes, icr, irqs, cycles, lost;
 	int64_t loss_pct, loss_min, loss_median;
 	uint64_t base_reads, during_reads;
+	uint64_t refused; /* INVLPGB requests the encoder refused */
+	int refused_err;  /* the first one's error */
 };
 
 struct rc_config {
