@@ -26,10 +26,11 @@
  * Carrying one out, on each CPU:
  *  - ASID: on bare metal the host's entries are ASID 0; an ASID-valid
  *    request for another ASID (SVM only) has nothing of the host's to drop.
- *  - PCID: with PCID-valid, only entries of that PCID (and global ones,
- *    which belong to every PCID): another PCID than CR3's leaves the
- *    harness's entries alone. It runs in one PCID, so no other PCID holds
- *    entries of the experiments' addresses.
+ *  - PCID: with PCID-valid, only that PCID's non-global entries (global
+ *    ones belong to every PCID and follow include-global): another PCID
+ *    than CR3's leaves the harness's non-global entries alone. It runs in
+ *    one PCID, so no other PCID holds entries of the experiments'
+ *    addresses.
  *  - VA-valid clear: every non-global entry (CR3 reload), and with
  *    include-global every entry (CR4.PGE toggled; this also drops the
  *    current PCID's entries when another PCID was named: no instruction
