@@ -258,7 +258,8 @@ const struct cmdline_opt config_opts[] = {
 		.kind = OPT_STRING,
 		.def = "auto",
 		.help = "INVLPGB: auto, off, emulate (software model where "
-			"absent) or force; optionally ,bug=count|stride",
+			"absent) or force; optionally ,bug=count|stride|"
+			"no-tlbsync",
 		.offset = CFG_OFF(invlpgb),
 		.size = sizeof(((struct config *)0)->invlpgb),
 	},
