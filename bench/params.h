@@ -74,8 +74,8 @@ struct param_names {
 enum param_invlpgb_mode {
 	PARAM_INVLPGB_AUTO, /* the instruction where CPUID has it, bare metal */
 	PARAM_INVLPGB_OFF,  /* never */
-	PARAM_INVLPGB_EMULATE, /* the software model of DESIGN.md where absent */
-	PARAM_INVLPGB_FORCE,   /* execute it anyway: the #UD must be caught */
+	PARAM_INVLPGB_EMULATE, /* the software model (docs/experiments.md) where absent */
+	PARAM_INVLPGB_FORCE, /* execute it anyway: the #UD must be caught */
 };
 
 /* A wrong encoding injected on purpose, to prove the verifier catches it. */

@@ -77,7 +77,7 @@ static void worker_loop(void *arg)
 		 * One PAUSE per 64 reads (about 2% on hardware, the same in
 		 * every run): single-threaded TCG switches vCPUs only at
 		 * such hints, so without it the reclaimer's IPIs would wait
-		 * for whole time slices (DESIGN.md).
+		 * for whole time slices (docs/qemu.md).
 		 */
 		cpu_relax();
 		if (!cur->writers || !cur->cold_pages)

@@ -23,7 +23,7 @@ struct cpu_info {
 	/*
 	 * invlpgb_cpuid: what CPUID says. invlpgb: whether the harness may use
 	 * it, i.e. CPUID says so and no hypervisor is present (a guest's
-	 * INVLPGB would not reach its sibling vCPUs; DESIGN.md).
+	 * INVLPGB would not reach its sibling vCPUs; docs/qemu.md).
 	 */
 	bool invlpgb_cpuid, invlpgb;
 	unsigned invlpgb_max_pages; /* Fn8000_0008 EDX[15:0] + 1 */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Ending a run (PROTOCOL.md "Ending a run"). */
+/* Ending a run (docs/output.md "Ending a run"). */
 #ifndef KERNEL_EXIT_H
 #define KERNEL_EXIT_H
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Verdicts and records, as ../shared/PROTOCOL.md defines them (docs/output.md
- * in this project's words). Portable: all output goes through one line
+ * Verdicts and records, as docs/output.md defines them. Portable: all output goes through one line
  * writer, which the kernel points at the console and the host tests at a
  * buffer.
  *
@@ -25,7 +24,7 @@
 #define REPORT_PREFIX_MAX 8
 #define RECORD_SCHEMA	  1
 
-/* Exit statuses (PROTOCOL.md "Ending a run"). */
+/* Exit statuses (docs/output.md "Ending a run"). */
 #define STATUS_PASS	   0
 #define STATUS_FAIL	   1
 #define STATUS_ALL_SKIPPED 38

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Ticket spinlock: FIFO, so that under contention (e.g. every CPU printing a
- * verdict) no CPU starves. Waits with PAUSE (see DESIGN.md: under
+ * verdict) no CPU starves. Waits with PAUSE (see docs/qemu.md: under
  * single-threaded TCG a spin without PAUSE can stall the vCPU that holds the
  * lock for tens of milliseconds).
  */

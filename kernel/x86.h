@@ -113,7 +113,7 @@ static inline void weak_wrmsr_fence(bool needed)
 		asm volatile("mfence; lfence" ::: "memory");
 }
 
-/* Spin-wait hint; every busy loop must run it (see DESIGN.md on TCG). */
+/* Spin-wait hint; every busy loop must run it (see docs/qemu.md on TCG). */
 static inline void cpu_relax(void)
 {
 	asm volatile("pause" ::: "memory");

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check a console log of the harness against PROTOCOL.md.
+"""Check a console log of the harness against docs/output.md.
 
 usage: tools/checklog.py LOG [--expect-status N] [--expect-boot NAME]
                              [--expect-text REGEX ...] [--expect-field K=V ...]
@@ -148,7 +148,7 @@ TSC_SOURCES = ("hpet", "pmtimer", "pit", "cpuid-15h", "hypervisor", "cpuid-16h")
 # rdtsc_trapped is rdtsc_cycles above this (kernel/tsc_estimate.h).
 RDTSC_TRAPPED_CYCLES = 500
 
-# The fields each record type must have (PROTOCOL.md, "Records"). Where a
+# The fields each record type must have (docs/output.md, "Records"). Where a
 # value may be unknown on some machine, null is allowed.
 ENV_FIELDS = {
     "schema": want_int(1),
@@ -597,7 +597,7 @@ def parse_field(text):
 def main(argv=None):
     """Command line entry point; returns the exit status."""
     ap = argparse.ArgumentParser(
-        description="Check a console log of the harness against PROTOCOL.md.")
+        description="Check a console log of the harness against docs/output.md.")
     ap.add_argument("log")
     ap.add_argument("--expect-status", type=int)
     ap.add_argument("--expect-boot", choices=BOOT_PATHS)
