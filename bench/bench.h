@@ -59,8 +59,31 @@ void reclaim_plan_shape(struct plan_reclaim *p);
 void reclaim_pilot(struct plan_reclaim *p);
 void flushloop_plan_shape(struct plan_flushloop *p);
 
-/* A progress line at most every few seconds during long runs. */
-void bench_progress(const char *what, unsigned done, unsigned total);
+/*
+ * Progress, free text at most every 3 s: "<what>: 42% (<detail>), eta 12 s",
+ * the ETA from the TSC time since bench_progress_begin() (bench_run calls
+ * it before each experiment). done and total count any unit (configurations,
+ * pages, cycles); detail may be NULL. bench_progress_due() says whether a
+ * line would print now, to spare formatting the detail.
+ */
+void bench_progress_begin(void);
+bool bench_progress_due(void);
+void bench_progress(const char *what, uint64_t done, uint64_t total,
+		    const char *detail);
+
+/*
+ * Timeline ticks (docs/output.md): a "tick" record at most every
+ * BENCH_TICK_MS of guest time, from the CPU that drives the experiment,
+ * between units of work. If one is due, bench_tick_begin starts it
+ * ({"type":"tick","seq":N,"bench":..,"t_ms":..,"strategy":..}) and returns
+ * true: the caller adds its fields and ends it with record_end(). Arrays of
+ * per-CPU values hold at most BENCH_TICK_CPUS entries.
+ */
+#define BENCH_TICK_MS	500
+#define BENCH_TICK_CPUS 8
+struct record;
+bool bench_tick_begin(struct record *rec, char *buf, size_t cap,
+		      const char *bench, const char *strategy);
 
 /* A counter field of a result record. */
 struct result_field {

@@ -41,7 +41,7 @@ _Static_assert(sizeof(experiments) / sizeof(experiments[0]) == PLAN_EXPS,
 
 struct bench_params bench_params;
 static uint64_t overhead = UINT64_MAX;
-static uint64_t last_progress;
+static uint64_t exp_start, last_progress, next_tick;
 
 void bench_diag(void *ctx, const char *msg)
 {
@@ -83,14 +83,50 @@ void bench_free(uint64_t *buf, size_t n)
 		frame_free_run((uint64_t)buf - DIRECT_MAP_BASE, frames);
 }
 
-void bench_progress(const char *what, unsigned done, unsigned total)
+void bench_progress_begin(void)
+{
+	exp_start = last_progress = rdtsc();
+	next_tick = exp_start + us_to_cycles(BENCH_TICK_MS * 1000);
+}
+
+bool bench_progress_due(void)
+{
+	return rdtsc() - last_progress >= us_to_cycles(PROGRESS_US);
+}
+
+void bench_progress(const char *what, uint64_t done, uint64_t total,
+		    const char *detail)
+{
+	uint64_t now = rdtsc(), elapsed = now - exp_start;
+	char eta[24] = "?";
+
+	if (!total || done > total || !bench_progress_due())
+		return;
+	last_progress = now;
+	/* cycles per unit times units left: no 64-bit overflow */
+	if (done)
+		ksnprintf(eta, sizeof(eta), "%llu",
+			  (unsigned long long)(tsc_to_ns(elapsed / done *
+							 (total - done)) /
+					       1000000000));
+	kprintf("%s: %llu%%%s%s%s, eta %s s\n", what,
+		(unsigned long long)(done * 100 / total), detail ? " (" : "",
+		detail ? detail : "", detail ? ")" : "", eta);
+}
+
+bool bench_tick_begin(struct record *rec, char *buf, size_t cap,
+		      const char *bench, const char *strategy)
 {
 	uint64_t now = rdtsc();
 
-	if (done < total && now - last_progress < us_to_cycles(PROGRESS_US))
-		return;
-	last_progress = now;
-	kprintf("%s: %u of %u configurations done\n", what, done, total);
+	if (now < next_tick)
+		return false;
+	next_tick = now + us_to_cycles(BENCH_TICK_MS * 1000);
+	record_begin(rec, buf, cap, "tick");
+	json_str(&rec->j, "bench", bench);
+	json_u64(&rec->j, "t_ms", tsc_to_ns(now - exp_start) / 1000000);
+	json_str(&rec->j, "strategy", strategy);
+	return true;
 }
 
 static void emit_stats(struct json *j, const struct stats *st)
@@ -243,6 +279,7 @@ void bench_run(const struct config *cfg)
 			continue;
 		report_info("bench: %s: %s", experiments[i].name,
 			    experiments[i].desc);
+		bench_progress_begin();
 		experiments[i].run();
 		budget_account((enum plan_exp)i, rdtsc() - t0);
 	}

@@ -444,12 +444,27 @@ static int class_represented_by(unsigned cpu)
 	return -1;
 }
 
+static void progress(unsigned done, unsigned total)
+{
+	char what[40];
+
+	if (!bench_progress_due())
+		return;
+	ksnprintf(what, sizeof(what), "%u/%u configurations", done, total);
+	bench_progress("shootdown", done, total, what);
+}
+
 void shootdown_sweep(const struct sd_sweep *sw)
 {
 	unsigned done = 0, total = sw->npages * sw->ntargets;
 	bool covered[TOPO_CLASSES] = {false};
 	struct rng rng;
 	char note[96];
+
+	/* and a sweep per distance class, unless the 1-target one was it */
+	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++)
+		if (smp_cpu_in_class((enum topo_class)k))
+			total += sw->npages;
 
 	if (!sd_setup()) {
 		report_fail("shootdown: setup", "out of memory for the pages");
@@ -478,7 +493,7 @@ void shootdown_sweep(const struct sd_sweep *sw)
 		}
 		for (unsigned p = 0; p < sw->npages; p++) {
 			run_config(sw, sw->pages[p], &rng);
-			bench_progress("shootdown", ++done, total);
+			progress(++done, total);
 		}
 		cur_distance = NULL;
 	}
@@ -496,6 +511,7 @@ void shootdown_sweep(const struct sd_sweep *sw)
 				  cur_distance, cpu);
 			table_note(&table, note);
 			cur_distance = NULL;
+			done += sw->npages;
 			continue;
 		}
 		ksnprintf(note, sizeof(note), "one responder: %s (cpu %u)",
@@ -504,8 +520,10 @@ void shootdown_sweep(const struct sd_sweep *sw)
 		cpumask_zero(&resp);
 		cpumask_set(cpu, &resp);
 		nresp = 1;
-		for (unsigned p = 0; p < sw->npages; p++)
+		for (unsigned p = 0; p < sw->npages; p++) {
 			run_config(sw, sw->pages[p], &rng);
+			progress(++done, total);
+		}
 		cur_distance = NULL;
 	}
 	table_end(&table);
