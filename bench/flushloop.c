@@ -42,6 +42,42 @@ static uint64_t *latency; /* cpu 0's per-operation cycles */
 static size_t nlat;
 static uint32_t invlpgb_max;
 static uint64_t deadline; /* cpu 0 stops everyone at this TSC */
+/* Progress: rounds done and in all, and the current round's start. */
+static unsigned rounds_done, rounds_total, round_cpus;
+static uint64_t round_start, round_cycles;
+
+/*
+ * cpu 0, between two of its operations (outside its latency samples),
+ * while the others loop: a progress line and a tick record when due.
+ */
+static void between_ops(void)
+{
+	struct record rec;
+	char buf[256];
+	unsigned cpu, k = 0;
+
+	if (bench_progress_due()) {
+		char what[48];
+
+		ksnprintf(what, sizeof(what), "%s %u cpus, round %u/%u",
+			  fl_names[fl_strategy], round_cpus, rounds_done + 1,
+			  rounds_total);
+		bench_progress("flushloop",
+			       rounds_done * round_cycles + rdtsc() -
+				       round_start,
+			       rounds_total * round_cycles, what);
+	}
+	if (!bench_tick_begin(&rec, buf, sizeof(buf), "flushloop",
+			      fl_names[fl_strategy]))
+		return;
+	json_u64(&rec.j, "cpus", round_cpus);
+	json_begin_array(&rec.j, "ops");
+	for_each_cpu(cpu, &participants)
+		if (k++ < BENCH_TICK_CPUS)
+			json_u64(&rec.j, NULL, fl[cpu].ops);
+	json_end_array(&rec.j);
+	record_end(&rec);
+}
 
 static inline uint64_t own_va(unsigned cpu)
 {
@@ -116,6 +152,8 @@ static void loop(void *arg)
 			latency[nlat++] = rdtsc_ordered() - t0;
 		if (rdtsc() > deadline)
 			__atomic_store_n(&fl_stop, true, __ATOMIC_RELEASE);
+		else
+			between_ops();
 	}
 }
 
@@ -154,7 +192,10 @@ static void run_round(unsigned n, uint64_t duration_us)
 		runs[cpu] = smp_background_finished(cpu);
 		smp_start_background(cpu, loop, NULL);
 	}
-	deadline = rdtsc() + us_to_cycles(duration_us);
+	round_cpus = n;
+	round_cycles = us_to_cycles(duration_us);
+	round_start = rdtsc();
+	deadline = round_start + round_cycles;
 	irq_enable(); /* cpu 0 answers the others' flushes too */
 	loop(NULL);
 	start = rdtsc();
@@ -271,8 +312,12 @@ void flushloop_run(void)
 {
 	uint64_t us = bench_params.flushloop_ms * 1000;
 	unsigned online = cpumask_count(&cpus_online);
+	struct plan_flushloop shape;
 	int control;
 
+	flushloop_plan_shape(&shape);
+	rounds_total = shape.strategies * shape.cpu_counts;
+	rounds_done = 0;
 	latency = bench_alloc(FL_LATENCIES);
 	if (!latency || !map_own_pages()) {
 		report_fail("flushloop: setup", "out of memory");
@@ -296,6 +341,7 @@ void flushloop_run(void)
 		for (unsigned n = 1; n <= online;
 		     n = n * 2 > online && n != online ? online : n * 2) {
 			run_round(n, us);
+			rounds_done++;
 			record(n, us, &nonzero);
 		}
 		ksnprintf(name, sizeof(name),

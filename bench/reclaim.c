@@ -356,6 +356,49 @@ static void flush(struct rc_run *run, uint64_t first, unsigned n)
 	xcall_wait(&others, WAIT_US);
 }
 
+static uint64_t tick_reads[BENCH_TICK_CPUS]; /* at the last tick */
+static uint64_t tick_icr0;		     /* IPIs sent before page_out */
+
+/*
+ * Between two flush units, outside their samples: a progress line and a
+ * tick record when due. Their cost goes to run->ticks, left out of the
+ * pages per second.
+ */
+static void between_units(struct rc_run *run, uint64_t done)
+{
+	uint64_t t0 = rdtsc();
+	unsigned nw =
+		cur->workers < BENCH_TICK_CPUS ? cur->workers : BENCH_TICK_CPUS;
+	struct record rec;
+	char buf[256];
+
+	if (bench_progress_due()) {
+		char what[48];
+
+		if (run->batch > 1)
+			ksnprintf(what, sizeof(what), "%s %u %u/%u", run->name,
+				  run->batch, cur->index, cur->count);
+		else
+			ksnprintf(what, sizeof(what), "%s %u/%u", run->name,
+				  cur->index, cur->count);
+		bench_progress("reclaim", cur->done + done, cur->total, what);
+	}
+	if (bench_tick_begin(&rec, buf, sizeof(buf), "reclaim", run->name)) {
+		json_u64(&rec.j, "pages", done);
+		json_u64(&rec.j, "ipis", apic_icr_writes[0] - tick_icr0);
+		json_begin_array(&rec.j, "reads");
+		for (unsigned w = 0; w < nw; w++) {
+			uint64_t r = workers[w].reads;
+
+			json_u64(&rec.j, NULL, r - tick_reads[w]);
+			tick_reads[w] = r;
+		}
+		json_end_array(&rec.j);
+		record_end(&rec);
+	}
+	run->ticks += rdtsc() - t0;
+}
+
 static void page_out(struct rc_run *run, uint64_t *samples)
 {
 	unsigned step = run->s == RC_PER_PAGE || run->s == RC_PER_PAGE_INVLPG ||
@@ -364,9 +407,21 @@ static void page_out(struct rc_run *run, uint64_t *samples)
 				: run->batch;
 	uint64_t n = cur->cold_pages, k = 0;
 
+	run->ticks = 0;
+	tick_icr0 = apic_icr_writes[0];
+	for (unsigned w = 0; w < cur->workers && w < BENCH_TICK_CPUS; w++)
+		tick_reads[w] = workers[w].reads;
 	for (uint64_t first = 0; first < n; first += step, k++) {
 		unsigned b = n - first < step ? (unsigned)(n - first) : step;
-		uint64_t t0 = rdtsc_ordered();
+		uint64_t t0;
+
+		/*
+		 * Once per 512 pages, a TSC read and a compare or two; not
+		 * before the first unit, where a tick's window would be empty.
+		 */
+		if (cur->progress && first && first % 512 < step)
+			between_units(run, first);
+		t0 = rdtsc_ordered();
 
 		clear_ptes(first, b);
 		if (run->s == RC_WRITEBACK_FIRST) {

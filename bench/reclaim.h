@@ -31,6 +31,7 @@ struct rc_run {
 	uint64_t pages, flushes, icr, irqs, cycles, lost;
 	int64_t loss_pct, loss_min, loss_median;
 	uint64_t base_reads, during_reads;
+	uint64_t ticks;	  /* cycles spent printing ticks and progress */
 	uint64_t refused; /* INVLPGB requests the encoder refused */
 	int refused_err;  /* the first one's error */
 };
@@ -44,6 +45,14 @@ struct rc_config {
 	uint64_t seed;
 	uint32_t invlpgb_max_pages; /* 0: no INVLPGB */
 	bool invlpgb_emulated;
+	/*
+	 * Progress lines and tick records while paging out (not in the
+	 * pilot): pages done in earlier strategies, pages of all of them,
+	 * and which strategy of how many this is.
+	 */
+	bool progress;
+	uint64_t done, total;
+	unsigned index, count;
 };
 
 /* Buffers and the workers' hot regions, once; then the runs; then free. */

@@ -130,7 +130,8 @@ void reclaim_pilot(struct plan_reclaim *p)
 
 static void emit(struct rc_run *r, uint64_t *samples, uint64_t n)
 {
-	uint64_t ns = tsc_to_ns(r->cycles), others = nr_cpus - 1;
+	/* the time spent printing ticks and progress left out */
+	uint64_t ns = tsc_to_ns(r->cycles - r->ticks), others = nr_cpus - 1;
 	struct result_field f[] = {
 		{"batch", r->batch, false},
 		{"ipis_sent", r->icr, false},
@@ -242,11 +243,13 @@ static bool run_one(struct rc_config *c, struct rc_run *r, uint64_t *s)
 		return false;
 	r->flushes = 0;
 	r->emulated = invlpgb && c->invlpgb_emulated;
+	c->index++;
 	if (!rc_run_strategy(c, r, s)) {
 		report_fail("reclaim: setup", "out of memory for the cold "
 					      "region");
 		return false;
 	}
+	c->done += c->cold_pages;
 	emit(r, s, r->flushes);
 	return true;
 }
@@ -284,6 +287,11 @@ void reclaim_run(void)
 			       .seed = bench_params.seed};
 	size_up(&c, cpumask_count(&cpus_online) - 1);
 	c.invlpgb_max_pages = bench_invlpgb("reclaim", &c.invlpgb_emulated);
+	c.progress = true;
+	c.count = c.writers; /* the negative control */
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+		c.count += uses_ipis(&runs[i]) || c.invlpgb_max_pages;
+	c.total = c.count * c.cold_pages;
 	s = bench_alloc(c.cold_pages);
 	if (!s || !c.cold_pages || !rc_prepare(&c)) {
 		report_fail("reclaim: setup", "out of memory");
