@@ -14,7 +14,7 @@ What is checked:
     0, 1, 2, ... with no gap (a gap means a lost line).
   - The first record is "env" with its fields (tsc_khz is the estimate of
     tsc_source, rdtsc_trapped agrees with rdtsc_cycles; the TSC fields of
-    later builds are checked where present); "result" and "fault" records
+    later builds are checked where present); "result", "tick" and "fault" records
     have theirs; the last record is "summary", and its counts agree with the
     PASS/FAIL/SKIP lines and with the number of records before it.
   - Exactly one SUMMARY line, after the last verdict, agreeing with them.
@@ -73,6 +73,17 @@ def want_int(minimum=None, nullable=False):
             return "must be an integer" + (" or null" if nullable else "")
         if minimum is not None and v < minimum:
             return f"must be >= {minimum}"
+        return None
+    return check
+
+
+def want_int_list(max_len):
+    """A list of at most max_len integers, each >= 0."""
+    def check(v):
+        if not isinstance(v, list) or not all(_is_int(x) and x >= 0 for x in v):
+            return "must be a list of integers >= 0"
+        if len(v) > max_len:
+            return f"must hold at most {max_len} values"
         return None
     return check
 
@@ -191,6 +202,19 @@ RESULT_FIELDS = {
     "strategy": want_str(nonempty=True),
     "samples": want_int(0),
     "unit": want_choice("cycles"),
+}
+# tick (docs/output.md): a timeline point of reclaim or flushloop; each
+# per-CPU array holds at most TICK_CPUS values (bench/bench.h).
+TICK_CPUS = 8
+TICK_FIELDS = {
+    "bench": want_choice("reclaim", "flushloop"),
+    "t_ms": want_int(0),
+    "strategy": want_str(nonempty=True),
+}
+TICK_BENCH_FIELDS = {
+    "reclaim": {"pages": want_int(0), "ipis": want_int(0),
+                "reads": want_int_list(TICK_CPUS)},
+    "flushloop": {"cpus": want_int(1), "ops": want_int_list(TICK_CPUS)},
 }
 FAULT_FIELDS = {
     "cpu": want_int(0),
@@ -386,6 +410,10 @@ def check_records(rep):
         elif kind == "result":
             for p in check_result(rec):
                 rep.problem(n, f"result: {p}")
+        elif kind == "tick":
+            fields = dict(TICK_FIELDS, **TICK_BENCH_FIELDS.get(rec.get("bench"), {}))
+            for p in check_fields(rec, fields):
+                rep.problem(n, f"tick: {p}")
         elif kind == "fault":
             for p in check_fields(rec, FAULT_FIELDS):
                 rep.problem(n, f"fault: {p}")
