@@ -416,10 +416,13 @@ static void page_out(struct rc_run *run, uint64_t *samples)
 		uint64_t t0;
 
 		/*
-		 * Once per 512 pages, a TSC read and a compare or two; not
-		 * before the first unit, where a tick's window would be empty.
+		 * Between units, outside their samples: two TSC reads and
+		 * compares unless something is due (checking only every 512
+		 * pages left ticks seconds apart where a page took
+		 * milliseconds, e.g. under multi-threaded TCG). Not before
+		 * the first unit, where a tick's window would be empty.
 		 */
-		if (cur->progress && first && first % 512 < step)
+		if (cur->progress && first)
 			between_units(run, first);
 		t0 = rdtsc_ordered();
 
