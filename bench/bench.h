@@ -72,18 +72,18 @@ void bench_progress(const char *what, uint64_t done, uint64_t total,
 		    const char *detail);
 
 /*
- * Timeline ticks (docs/output.md): a "tick" record at most every
- * BENCH_TICK_MS of guest time, from the CPU that drives the experiment,
+ * Timeline ticks (docs/output.md): a "tick" record every interval_ms of
+ * guest time (TSC) at most, from the CPU that drives the experiment,
  * between units of work. If one is due, bench_tick_begin starts it
  * ({"type":"tick","seq":N,"bench":..,"t_ms":..,"strategy":..}) and returns
  * true: the caller adds its fields and ends it with record_end(). Arrays of
  * per-CPU values hold at most BENCH_TICK_CPUS entries.
  */
-#define BENCH_TICK_MS	500
 #define BENCH_TICK_CPUS 8
 struct record;
 bool bench_tick_begin(struct record *rec, char *buf, size_t cap,
-		      const char *bench, const char *strategy);
+		      const char *bench, const char *strategy,
+		      unsigned interval_ms);
 
 /* A counter field of a result record. */
 struct result_field {

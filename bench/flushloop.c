@@ -23,6 +23,11 @@
 #define FL_BASE	     (EXPERIMENT_BASE + (32ull << 30))
 #define FL_LATENCIES 65536
 #define WAIT_US	     5000000
+/*
+ * A tick record every 500 ms: at default settings flushloop runs 600 ms
+ * (6 rounds of 100 ms under 4 CPUs), and a tick is ~90 bytes.
+ */
+#define TICK_MS 500
 
 enum fl_strategy { FL_IPI_PAGE, FL_IPI_RANGE, FL_INVLPGB, FL_COUNT };
 static const char *const fl_names[FL_COUNT] = {"ipi-page", "ipi-range",
@@ -68,7 +73,7 @@ static void between_ops(void)
 			       rounds_total * round_cycles, what);
 	}
 	if (!bench_tick_begin(&rec, buf, sizeof(buf), "flushloop",
-			      fl_names[fl_strategy]))
+			      fl_names[fl_strategy], TICK_MS))
 		return;
 	json_u64(&rec.j, "cpus", round_cpus);
 	json_begin_array(&rec.j, "ops");

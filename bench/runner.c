@@ -41,7 +41,7 @@ _Static_assert(sizeof(experiments) / sizeof(experiments[0]) == PLAN_EXPS,
 
 struct bench_params bench_params;
 static uint64_t overhead = UINT64_MAX;
-static uint64_t exp_start, last_progress, next_tick;
+static uint64_t exp_start, last_progress, last_tick;
 
 void bench_diag(void *ctx, const char *msg)
 {
@@ -85,8 +85,7 @@ void bench_free(uint64_t *buf, size_t n)
 
 void bench_progress_begin(void)
 {
-	exp_start = last_progress = rdtsc();
-	next_tick = exp_start + us_to_cycles(BENCH_TICK_MS * 1000);
+	exp_start = last_progress = last_tick = rdtsc();
 }
 
 bool bench_progress_due(void)
@@ -115,13 +114,14 @@ void bench_progress(const char *what, uint64_t done, uint64_t total,
 }
 
 bool bench_tick_begin(struct record *rec, char *buf, size_t cap,
-		      const char *bench, const char *strategy)
+		      const char *bench, const char *strategy,
+		      unsigned interval_ms)
 {
 	uint64_t now = rdtsc();
 
-	if (now < next_tick)
+	if (now - last_tick < us_to_cycles(interval_ms * 1000ull))
 		return false;
-	next_tick = now + us_to_cycles(BENCH_TICK_MS * 1000);
+	last_tick = now;
 	record_begin(rec, buf, cap, "tick");
 	json_str(&rec->j, "bench", bench);
 	json_u64(&rec->j, "t_ms", tsc_to_ns(now - exp_start) / 1000000);
