@@ -33,6 +33,7 @@ static struct plan_costs costs;
 static uint64_t actual[PLAN_EXPS];
 static uint64_t configured_samples, configured_cold_mb, configured_fl_ms;
 static uint64_t configured_hot_pages;
+static uint32_t configured_ntargets;
 static uint8_t copy_src[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
 static uint8_t copy_dst[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
 
@@ -248,6 +249,9 @@ static void fill(const struct config *cfg, const bool run[PLAN_EXPS])
 	plan = (struct plan){.budget_ms = cfg->budget_s * 1000};
 	for (int e = 0; e < PLAN_EXPS; e++)
 		plan.run[e] = run[e];
+	/* Alone, shootdown and reclaim only say that they need 2 cpus. */
+	if (!costs.responders)
+		plan.run[PLAN_SHOOTDOWN] = plan.run[PLAN_RECLAIM] = false;
 	fill_shootdown(cfg);
 	/* primitives: a handful of local ops and round trips per class. */
 	plan.primitives_cycles = (uint64_t)bench_params.samples *
@@ -267,11 +271,14 @@ static void fill(const struct config *cfg, const bool run[PLAN_EXPS])
 /* The plan back into the parameters the experiments read. */
 static void apply(void)
 {
-	bench_params.samples = plan.sd.samples;
-	bench_params.warmup = plan.sd.warmup;
-	bench_params.targets.n = plan.sd.ntargets;
-	for (uint32_t i = 0; i < plan.sd.ntargets; i++)
-		bench_params.targets.v[i] = plan.sd.targets[i];
+	bench_params.shootdown_samples = plan.sd.samples;
+	bench_params.shootdown_warmup = plan.sd.warmup;
+	/* Only when thinned: shootdown_run() reports the user's own list. */
+	if (plan.sd.ntargets < configured_ntargets) {
+		bench_params.targets.n = plan.sd.ntargets;
+		for (uint32_t i = 0; i < plan.sd.ntargets; i++)
+			bench_params.targets.v[i] = plan.sd.targets[i];
+	}
 	/* Sizes from free RAM stay so unless the plan cut them. */
 	if (plan.rc.cold_pages / 256 < configured_cold_mb)
 		bench_params.reclaim_mb = plan.rc.cold_pages / 256;
@@ -352,6 +359,7 @@ void budget_plan(const struct config *cfg, const bool run[PLAN_EXPS])
 	configured_samples = plan.sd.samples;
 	configured_cold_mb = plan.rc.cold_pages / 256;
 	configured_hot_pages = plan.rc.hot_pages;
+	configured_ntargets = plan.sd.ntargets;
 	configured_fl_ms = plan.fl.duration_ms;
 	plan_make(&plan, &costs);
 	apply();

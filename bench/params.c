@@ -509,6 +509,8 @@ size_t params_from_config(const struct config *cfg,
 	out->writers = cfg->writers;
 	out->duration_ms = cfg->duration_ms ? cfg->duration_ms : 1;
 	out->flushloop_ms = out->duration_ms;
+	out->shootdown_samples = out->samples;
+	out->shootdown_warmup = out->warmup;
 	return nd;
 }
 

@@ -101,6 +101,8 @@ struct bench_params {
 	uint32_t samples, warmup;
 	uint64_t reclaim_mb, hot_mb, duration_ms;
 	uint64_t flushloop_ms; /* duration_ms, unless the time budget cut it */
+	/* samples and warmup, unless the time budget cut them (shootdown) */
+	uint32_t shootdown_samples, shootdown_warmup;
 	bool writers;
 	uint64_t seed;
 };

@@ -244,8 +244,8 @@ static void thin_targets(struct plan *p)
 	sd->targets[1] = sd->targets[n / 2];
 	sd->targets[2] = sd->targets[n - 1];
 	sd->ntargets = 3;
-	note(p, "shootdown: responder counts thinned from %u to 1, %u, %u", n,
-	     sd->targets[1], sd->targets[2]);
+	note(p, "shootdown: responder counts thinned from %u to %u, %u, %u", n,
+	     sd->targets[0], sd->targets[1], sd->targets[2]);
 }
 
 static void fit_shootdown(struct plan *p, const struct plan_costs *c,
@@ -255,6 +255,8 @@ static void fit_shootdown(struct plan *p, const struct plan_costs *c,
 	uint64_t per, allowed;
 	uint32_t warmup, samples;
 
+	if (plan_shootdown_cycles(sd, c) <= share)
+		return;
 	thin_targets(p);
 	sd->samples = sd->samples ? sd->samples : 1;
 	per = plan_shootdown_cycles(sd, c) / (sd->samples + sd->warmup);
@@ -283,7 +285,7 @@ static void fit_reclaim(struct plan *p, const struct plan_costs *c,
 {
 	struct plan_reclaim *rc = &p->rc;
 	uint64_t old_cold = rc->cold_pages, old_hot = rc->hot_pages;
-	uint64_t total = plan_reclaim_cycles(rc, c), paging, pages;
+	uint64_t total = plan_reclaim_cycles(rc, c), paging, pages, per_page;
 
 	if (rc->cold_set || total <= share || !rc->cold_pages)
 		return;
@@ -293,11 +295,12 @@ static void fit_reclaim(struct plan *p, const struct plan_costs *c,
 		rc->hot_pages = rc->hot_pages < 256 ? 256 : rc->hot_pages;
 	}
 	paging = rc_paging_cycles(rc, c);
-	if (share > rc_fixed_cycles(rc, c) && paging)
-		pages = rc->cold_pages * (share - rc_fixed_cycles(rc, c)) /
-			paging;
+	/* Per page first: cold pages x cycles can pass 2^64. */
+	per_page = paging / rc->cold_pages;
+	if (share > rc_fixed_cycles(rc, c) && per_page)
+		pages = (share - rc_fixed_cycles(rc, c)) / per_page;
 	else
-		pages = 0;
+		pages = per_page ? 0 : rc->cold_pages;
 	pages -= pages % PLAN_PMD_PAGES;
 	rc->cold_pages = pages < PLAN_PMD_PAGES ? PLAN_PMD_PAGES : pages;
 	if (rc->cold_pages > old_cold)

@@ -117,6 +117,7 @@ void reclaim_pilot(struct plan_reclaim *p)
 	s = bench_alloc(c.cold_pages);
 	t0 = rdtsc_ordered();
 	if (!s || !rc_prepare(&c)) {
+		rc_release(&c); /* whatever part of it was set up */
 		bench_free(s, c.cold_pages);
 		return;
 	}

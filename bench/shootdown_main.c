@@ -34,8 +34,8 @@ void shootdown_run(void)
 	static struct sd_sweep sw;
 	unsigned responders = cpumask_count(&cpus_online) - 1;
 
-	sw = (struct sd_sweep){.samples = bench_params.samples,
-			       .warmup = bench_params.warmup,
+	sw = (struct sd_sweep){.samples = bench_params.shootdown_samples,
+			       .warmup = bench_params.shootdown_warmup,
 			       .seed = bench_params.seed};
 	if (!responders) {
 		report_skip("shootdown", "needs at least 2 cpus online");

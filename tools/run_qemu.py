@@ -514,9 +514,9 @@ class Monitor:
 class Console:
     """Copies QEMU's output to our stdout and the log as it comes."""
 
-    def __init__(self, pipe, log_path):
+    def __init__(self, pipe, log_file):
         self.pipe = pipe
-        self.log = open(log_path, "wb")
+        self.log = log_file
         self.out = sys.stdout.buffer
         self.thread = threading.Thread(target=self._copy, daemon=True)
         self.thread.start()
@@ -564,6 +564,18 @@ class Outcome:
         self.interrupted = None  # the signal's name
 
 
+def own_session_dying_with_us():
+    """In QEMU's child before exec: a session of its own (the terminal's
+    Ctrl-C reaches only us, and we stop QEMU), and a TERM when we die
+    however we die (prctl PR_SET_PDEATHSIG), so no QEMU outlives us."""
+    os.setsid()
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
 def stop_process(proc):
     """TERM, then KILL after 5 s."""
     if proc.poll() is not None:
@@ -582,6 +594,9 @@ def supervise(proc, mon, o, out):
     """Waits for QEMU to end, the guest to stop, the timeout or a signal."""
     t0 = time.monotonic()
     connected = mon.connect(proc)
+    if not connected and proc.poll() is None:
+        err("QEMU's monitor did not answer: a guest that stops running will "
+            "only be caught by the timeout" + ("; --stop-after cannot act" if o.stop_after else ""))
     next_poll = time.monotonic()
     paused_by_us = False
     while proc.poll() is None:
@@ -709,19 +724,24 @@ def boot(qemu, o, choice, kernel, iso, tmp):
     def on_signal(signum, _frame):
         out.interrupted = signal.Signals(signum).name
 
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, on_signal)
+    log_file = open(log, "wb")  # before QEMU: a bad --log starts nothing
     # Own session: the terminal's Ctrl-C reaches only us, and we stop QEMU.
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            env=qemu.env, start_new_session=True)
-    console = Console(proc.stdout, log)
+                            env=qemu.env, preexec_fn=own_session_dying_with_us)
     mon = Monitor(os.path.join(tmp, "qmp.sock"))
+    console = None
     try:
+        console = Console(proc.stdout, log_file)
         supervise(proc, mon, o, out)
     finally:
         stop_process(proc)
         mon.close()
-        console.finish()
+        if console:
+            console.finish()
+        else:
+            log_file.close()
     elapsed = time.monotonic() - t0
     if o.json:
         write_json(log, o.json)
@@ -740,6 +760,9 @@ def main(argv=None):
         return E_USAGE
     except EnvError as exc:
         err(str(exc))
+        return E_USAGE
+    except OSError as exc:
+        err(f"{exc.filename or ''}: {exc.strerror}" if exc.strerror else str(exc))
         return E_USAGE
 
 

@@ -205,6 +205,7 @@ static void test_server_targets_thinned_to_ends_and_middle(void **state)
 
 	(void)state;
 	defaults(&p, 191);
+	p.sd.samples = 5000;	       /* more than its share can take */
 	p.rc.cold_pages = 20480 * 256; /* the seed's 20 GiB */
 	p.rc.hot_pages = 2048 * 256;
 	p.budget_ms = 60000;
@@ -218,6 +219,40 @@ static void test_server_targets_thinned_to_ends_and_middle(void **state)
 	assert_string_equal(p.notes[0],
 			    "shootdown: responder counts thinned from 9 to "
 			    "1, 16, 191");
+}
+
+/* Over budget because of reclaim alone: shootdown keeps its shape. */
+static void test_fitting_shootdown_is_not_thinned(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	defaults(&p, 191);
+	p.sd.samples = 1;
+	p.sd.warmup = 0;
+	p.rc.cold_pages = 20480 * 256;
+	p.budget_ms = 60000;
+	plan_make(&p, &server);
+	assert_int_equal(p.sd.ntargets, 9);
+	assert_int_equal(p.sd.samples, 1);
+	assert_true(p.rc.cold_pages < 20480 * 256);
+}
+
+/* A budget of years: no product of pages and cycles may wrap. */
+static void test_huge_budget_no_overflow(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	defaults(&p, 191);
+	p.rc.cold_pages = 20480 * 256;
+	p.rc.pilot_page = 3000000000ull; /* a slow page: 1.5 s each */
+	p.rc.pilot_batch = 1000;
+	p.budget_ms = 1000000ull * 1000;
+	plan_make(&p, &server);
+	assert_true(p.rc.cold_pages <= 20480 * 256);
+	assert_true(p.rc.cold_pages >= PLAN_PMD_PAGES);
+	assert_int_equal(p.rc.cold_pages % PLAN_PMD_PAGES, 0);
 }
 
 static void test_user_values_are_never_reduced(void **state)
@@ -298,6 +333,8 @@ int main(void)
 		cmocka_unit_test(test_fits_and_keeps_the_shape),
 		cmocka_unit_test(
 			test_server_targets_thinned_to_ends_and_middle),
+		cmocka_unit_test(test_fitting_shootdown_is_not_thinned),
+		cmocka_unit_test(test_huge_budget_no_overflow),
 		cmocka_unit_test(test_user_values_are_never_reduced),
 		cmocka_unit_test(test_small_experiment_gives_its_share_away),
 		cmocka_unit_test(test_no_tsc_rate_no_plan),
