@@ -8,6 +8,7 @@
 #include "bench/budget.h"
 #include "bench/bench.h"
 #include "bench/invlpgb_emul.h"
+#include "bench/rng.h"
 #include "bench/shootdown.h"
 #include "bench/sweep.h"
 #include "kernel/cpu.h"
@@ -53,15 +54,13 @@ static void nothing(void *arg)
  */
 static void busy_reader(void *arg)
 {
-	uint64_t x = (uintptr_t)arg | 1, sum = 0;
+	uint64_t sum = 0;
+	struct rng rng;
 
+	rng_seed(&rng, (uintptr_t)arg);
 	while (!busy_stop) {
-		for (int i = 0; i < 64; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			sum += busy_buf[x % BUSY_WORDS];
-		}
+		for (int i = 0; i < 64; i++)
+			sum += busy_buf[rng_below(&rng, BUSY_WORDS)];
 		cpu_relax();
 	}
 	busy_sink = sum;
@@ -69,13 +68,7 @@ static void busy_reader(void *arg)
 
 static uint64_t median(uint64_t *v, size_t n)
 {
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j && v[j - 1] > v[j]; j--) {
-			uint64_t t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
+	stats_sort(v, n);
 	return v[n / 2];
 }
 

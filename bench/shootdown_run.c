@@ -532,13 +532,6 @@ void shootdown_sweep(const struct sd_sweep *sw)
 
 #define PILOT_SAMPLES 3
 
-static uint64_t median3(const uint64_t d[PILOT_SAMPLES])
-{
-	uint64_t lo = d[0] < d[1] ? d[0] : d[1], hi = d[0] < d[1] ? d[1] : d[0];
-
-	return d[2] < lo ? lo : d[2] > hi ? hi : d[2];
-}
-
 /*
  * The time budget's pilot: a few samples of every variant at the smallest and
  * the largest page count, to one responder and to all, taken as the sweep
@@ -577,7 +570,8 @@ bool shootdown_pilot(const struct sd_sweep *sw, const uint32_t ks[2],
 					sample(&v[i], ks[k], ninsn, 0, 0);
 				d[n] = rdtsc_ordered() - t0;
 			}
-			corner[t][k] = median3(d);
+			stats_sort(d, PILOT_SAMPLES);
+			corner[t][k] = d[PILOT_SAMPLES / 2];
 		}
 	}
 	/*

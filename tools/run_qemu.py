@@ -446,8 +446,8 @@ class Monitor:
         never made it (the run then goes on without the monitor)."""
         end = time.monotonic() + limit_s
         while time.monotonic() < end and proc.poll() is None:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             try:
-                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 s.connect(self.path)
                 self.sock = s
                 threading.Thread(target=self._read, daemon=True).start()
