@@ -1,23 +1,123 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What a responder does with a shootdown IPI, shared by every experiment:
- * cross-call functions (smp.h's xcall_fn) that invalidate this CPU's TLB.
+ * The one way every experiment flushes, as Linux has one flush_tlb_info
+ * and one flush_tlb_mm_range(): a request says what to invalidate, on
+ * which CPUs and how; flush_prepare() turns it into a plan outside any
+ * timed region (ipi-linux's choice, the INVLPGB encoding in chunks of
+ * CPUID's maximum, an injected encoding bug); flush_run() carries the
+ * plan out, and is what the experiments time. A fix to how a strategy
+ * flushes lands here once, so the experiments cannot disagree.
  */
 #ifndef BENCH_FLUSH_H
 #define BENCH_FLUSH_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include "bench/params.h"
+#include "mm/invlpgb.h"
+#include "smp/cpumask.h"
+#include "smp/smp.h"
+
+/*
+ * Linux's tlb_single_page_flush_ceiling (arch/x86/mm/tlb.c): a range of
+ * up to this many pages is flushed one INVLPG per page; a longer one by
+ * flushing the whole TLB. Past it, the INVLPGs cost more than refilling
+ * what a full flush drops needlessly; Linux measured the crossover on
+ * the CPUs of 2014 and kept 33. Ours is the same, so that `ipi-linux`
+ * and the reclaim batches flush as Linux would.
+ */
+#define FLUSH_SINGLE_PAGE_CEILING 33
+
+/* How long a flush waits for its responders before it FAILs them. */
+#define FLUSH_WAIT_US 5000000
+
+enum flush_how {
+	FLUSH_IPI_PAGE,	 /* an IPI round per page; each CPU INVLPGs it */
+	FLUSH_IPI_RANGE, /* one round; each CPU INVLPGs every page */
+	FLUSH_IPI_FULL,	 /* one round; each CPU flushes its whole TLB */
+	FLUSH_IPI_LINUX, /* RANGE up to the ceiling, else FULL */
+	/*
+	 * One round; the responders flush their whole TLB, the initiator
+	 * INVLPGs the range (reclaim's per-page path: a responder that
+	 * fell behind in Linux's flush generations flushes everything).
+	 */
+	FLUSH_IPI_REMOTE_FULL,
+	FLUSH_INVLPGB, /* INVLPGB of the range in chunks, then TLBSYNC */
+	/*
+	 * One INVLPGB of every non-global entry, then TLBSYNC: Linux's
+	 * invlpgb_flush_all_nonglobals(), its batched reclaim flush.
+	 */
+	FLUSH_INVLPGB_ALL,
+};
+
+struct flush_req {
+	enum flush_how how;
+	uint64_t va;		       /* the first 4 KiB page */
+	uint32_t pages;		       /* from va (not for FULL or ALL) */
+	const struct cpumask *targets; /* the other CPUs (not this one) */
+	enum ipi_mode mode;	       /* IPI_BROADCAST: all-but-self */
+	/*
+	 * Other CPUs flush at the same time (flushloop): the cross-calls
+	 * lock each target's mailbox, and the caller has interrupts on.
+	 */
+	bool concurrent;
+	/*
+	 * The pages are global (PTE.G): a full flush toggles CR4.PGE
+	 * instead of reloading CR3, INVLPGB sets include-global.
+	 */
+	bool global;
+	uint32_t invlpgb_max; /* CPUID's pages per INVLPGB; 0: none */
+	/*
+	 * The step the caller asks INVLPGB for, checked by the encoder
+	 * (reclaim's invlpgb=...,bug=stride asks for 2 MiB over 4 KiB
+	 * pages, which the encoder must refuse).
+	 */
+	enum invlpgb_size stride;
+	/*
+	 * A wrong encoding written into the registers after the encoder,
+	 * as a hand-written one would be (invlpgb=...,bug=): the model,
+	 * or the hardware, and then the verifier must catch it.
+	 */
+	enum param_invlpgb_bug bug;
+};
 
 struct flush_range {
 	uint64_t va;	/* first page */
 	uint64_t pages; /* 4 KiB pages from va */
 };
 
-/* INVLPG of the address arg. */
-void flush_page(void *va);
-/* INVLPG of every page of the struct flush_range at arg. */
-void flush_range(void *range);
-/* CR3 reload: every non-global entry of this address space. */
-void flush_all(void *unused);
+struct flush_plan {
+	struct flush_req req;
+	enum flush_how how; /* FLUSH_IPI_LINUX resolved */
+	struct flush_range range;
+	struct invlpgb_regs *insn; /* the caller's, cap of them */
+	size_t cap, ninsn;
+	bool tlbsync; /* false only with bug=no-tlbsync */
+};
+
+/*
+ * Plans req into p, with the caller's insn[cap] for INVLPGB. Returns
+ * INVLPGB_OK, or the encoder's error (then flush_run() must not be
+ * called: nothing would be flushed).
+ */
+int flush_prepare(struct flush_plan *p, const struct flush_req *req,
+		  struct invlpgb_regs *insn, size_t cap);
+
+/*
+ * Carries p out on this CPU and its targets, and returns once every one
+ * has: false if a responder did not answer within FLUSH_WAIT_US (a FAIL
+ * naming it is printed).
+ */
+bool flush_run(struct flush_plan *p);
+
+/*
+ * What a responder runs (cross-call functions, smp.h's xcall_fn), also
+ * for callers that clean up outside a timed flush.
+ */
+void flush_page(void *va);	 /* INVLPG of the address arg */
+void flush_range(void *range);	 /* of every page of a flush_range */
+void flush_all(void *unused);	 /* CR3 reload: non-global entries */
+void flush_global(void *unused); /* CR4.PGE toggle: every entry */
 
 #endif

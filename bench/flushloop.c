@@ -22,7 +22,7 @@
 
 #define FL_BASE	     (EXPERIMENT_BASE + (32ull << 30))
 #define FL_LATENCIES 65536
-#define WAIT_US	     5000000
+#define WAIT_US	     FLUSH_WAIT_US
 /*
  * A tick record every 500 ms: at default settings flushloop runs 600 ms
  * (6 rounds of 100 ms under 4 CPUs), and a tick is ~90 bytes.
@@ -89,38 +89,17 @@ static inline uint64_t own_va(unsigned cpu)
 	return FL_BASE + (uint64_t)cpu * PAGE_SIZE;
 }
 
-static void flush(uint64_t va)
-{
-	struct cpumask others;
-	struct invlpgb_caps caps = {.max_pages = invlpgb_max,
-				    .pcide = cpu_info.pcid};
-	struct invlpgb_req req = {.va = va, .pages = 1};
-	struct invlpgb_regs r;
-	struct flush_range range = {va, 1};
+static const enum flush_how fl_how[FL_COUNT] = {
+	[FL_IPI_PAGE] = FLUSH_IPI_PAGE,
+	[FL_IPI_RANGE] = FLUSH_IPI_RANGE,
+	[FL_INVLPGB] = FLUSH_INVLPGB,
+};
 
-	cpumask_copy(&others, &participants);
-	cpumask_clear(this_cpu(), &others);
-	switch (fl_strategy) {
-	case FL_IPI_PAGE:
-		flush_page((void *)va);
-		on_cpumask_shared(&others, flush_page, (void *)va);
-		break;
-	case FL_IPI_RANGE:
-		flush_range(&range);
-		on_cpumask_shared(&others, flush_range, &range);
-		break;
-	default:
-		mfence();
-		if (!invlpgb_encode(&req, &caps, &r)) {
-			invlpgb(r.rax, r.ecx, r.edx);
-			tlbsync();
-		}
-		break;
-	}
-}
-
-/* One operation: write, unmap + flush, remap a zeroed frame, check. */
-static void one_op(struct fl_cpu *me, uint64_t va)
+/*
+ * One operation: write, unmap + flush, remap a zeroed frame, check. The
+ * flush is the one planned for this CPU's page (loop()).
+ */
+static void one_op(struct fl_cpu *me, uint64_t va, struct flush_plan *flush)
 {
 	uint64_t old, pa;
 
@@ -129,7 +108,7 @@ static void one_op(struct fl_cpu *me, uint64_t va)
 		me->failed++;
 		return;
 	}
-	flush(va);
+	flush_run(flush);
 	frame_free(old & PTE_ADDR_MASK);
 	pa = frame_alloc(PMM_ZERO);
 	if (!pa || vm_map(va, pa, PT_4K, PTE_P | PTE_W | pte_nx(), NULL)) {
@@ -145,12 +124,32 @@ static void loop(void *arg)
 {
 	struct fl_cpu *me = &fl[this_cpu()];
 	uint64_t va = own_va(this_cpu());
+	struct invlpgb_regs insn[1];
+	struct cpumask others;
+	struct flush_plan plan;
+	bool planned;
+	struct flush_req req = {.how = fl_how[fl_strategy],
+				.va = va,
+				.pages = 1,
+				.targets = &others,
+				.concurrent = true,
+				.invlpgb_max = invlpgb_max};
 
 	(void)arg;
+	cpumask_copy(&others, &participants);
+	cpumask_clear(this_cpu(), &others);
+	/*
+	 * One page is one INVLPGB, which the encoder should never refuse;
+	 * if it does, this CPU only counts the failure and keeps cpu 0's
+	 * deadline, so that the round still ends.
+	 */
+	planned = flush_prepare(&plan, &req, insn, 1) == INVLPGB_OK;
+	me->failed += !planned;
 	while (!__atomic_load_n(&fl_stop, __ATOMIC_ACQUIRE)) {
 		uint64_t t0 = rdtsc_ordered();
 
-		one_op(me, va);
+		if (planned)
+			one_op(me, va, &plan);
 		if (this_cpu() != 0)
 			continue;
 		if (nlat < FL_LATENCIES)

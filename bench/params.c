@@ -395,8 +395,9 @@ size_t params_parse_names(const char *key, const char *s,
 
 static const char *const invlpgb_modes[] = {"auto", "off", "emulate", "force",
 					    NULL};
-static const char *const invlpgb_bugs[] = {"none", "count", "stride",
-					   "no-tlbsync", NULL};
+static const char *const invlpgb_bugs[] = {
+	"none", "count", "stride", "no-tlbsync", "no-global", "pcid", NULL};
+#define BUG_WORDS "none|count|stride|no-tlbsync|no-global|pcid"
 
 static int find_word(const char *const *words, const struct item *it)
 {
@@ -417,7 +418,7 @@ static size_t invlpgb_option(const struct item *it, struct param_invlpgb *r,
 	if (it->n < 4 || kstrncmp(it->s, "bug=", 4))
 		return diag(d, "invlpgb",
 			    "item %q is not an option (expected "
-			    "bug=none|count|stride|no-tlbsync): skipped",
+			    "bug=" BUG_WORDS "): skipped",
 			    it);
 	v.s = it->s + 4;
 	v.n = it->n - 4;
@@ -425,9 +426,8 @@ static size_t invlpgb_option(const struct item *it, struct param_invlpgb *r,
 	if (i < 0) {
 		r->bug = PARAM_BUG_NONE;
 		return diag(d, "invlpgb",
-			    "unknown bug %q (expected "
-			    "none|count|stride|no-tlbsync): "
-			    "using 'none'",
+			    "unknown bug %q (expected " BUG_WORDS
+			    "): using 'none'",
 			    &v);
 	}
 	r->bug = (enum param_invlpgb_bug)i;
@@ -475,7 +475,7 @@ const char *params_invlpgb_mode_name(enum param_invlpgb_mode mode)
 
 const char *params_invlpgb_bug_name(enum param_invlpgb_bug bug)
 {
-	if ((unsigned int)bug > PARAM_BUG_NO_TLBSYNC)
+	if ((unsigned int)bug > PARAM_BUG_PCID)
 		return "?";
 	return invlpgb_bugs[bug];
 }

@@ -84,6 +84,8 @@ enum param_invlpgb_bug {
 	PARAM_BUG_COUNT,      /* ECX count one page too few */
 	PARAM_BUG_STRIDE,     /* 2 MiB stride bit over 4 KiB mappings */
 	PARAM_BUG_NO_TLBSYNC, /* INVLPGB without the TLBSYNC after it */
+	PARAM_BUG_NO_GLOBAL,  /* global pages without include-global */
+	PARAM_BUG_PCID,	      /* PCID-valid with another PCID than CR3's */
 };
 
 struct param_invlpgb {

@@ -124,10 +124,19 @@ static uint64_t ms_cycles(const struct plan_costs *c, uint64_t ms)
 	return ms * c->tsc_khz;
 }
 
+/* Pages each strategy pages out: its reader and its writer pass. */
+static uint64_t rc_strategy_pages(const struct plan_reclaim *rc)
+{
+	uint64_t w = rc->writer_pages < rc->cold_pages ? rc->writer_pages
+						       : rc->cold_pages;
+
+	return rc->cold_pages + w;
+}
+
 /* Paging out per page and in batches of b: from the pilot, per page. */
 static uint64_t rc_pilot_cycles(const struct plan_reclaim *rc)
 {
-	uint64_t p = rc->cold_pages,
+	uint64_t p = rc_strategy_pages(rc),
 		 sum = rc->per_page_passes * p * rc->pilot_page;
 	uint64_t flush = rc->pilot_page > rc->pilot_batch
 				 ? rc->pilot_page - rc->pilot_batch
@@ -149,7 +158,7 @@ static uint64_t rc_model_cycles(const struct plan_reclaim *rc,
 	/* The workers read memory all along: rounds reach busy CPUs. */
 	uint64_t rt =
 		c->ipi_all_busy > c->ipi_all ? c->ipi_all_busy : c->ipi_all;
-	uint64_t p = rc->cold_pages, sf = serial_factor(c);
+	uint64_t p = rc_strategy_pages(rc), sf = serial_factor(c);
 	/* Every pass maps the region afresh and copies every page out. */
 	uint64_t per_pass = p * 2 * c->page_copy;
 	uint64_t sum =

@@ -13,13 +13,23 @@
 #define RC_COLD_MAX  (200ull << 30)
 #define RC_HOT_SPACE (192ull << 30) /* for all hot regions together */
 
+/* How each strategy flushes: bench/reclaim.c's rc_how[]. */
 enum rc_strategy {
 	RC_PER_PAGE,	    /* IPI round per page, responders reload CR3 */
 	RC_PER_PAGE_INVLPG, /* the same, responders INVLPG the page */
-	RC_BATCH,	    /* clear a batch, one flush, then write back */
-	RC_INVLPGB_PAGE,
+	/*
+	 * Clear a batch, one flush, then write back. The flush is Linux's
+	 * arch_tlbbatch_flush(): a full flush on every CPU, whatever the
+	 * batch size.
+	 */
+	RC_BATCH,
+	/* The same with flush_tlb_mm_range()'s rule: INVLPG up to 33 pages */
+	RC_BATCH_PAGES,
+	RC_INVLPGB_PAGE, /* INVLPGB + TLBSYNC per page */
+	/* Per batch, Linux's invlpgb_flush_all_nonglobals() + TLBSYNC */
 	RC_INVLPGB_BATCH,
-	RC_WRITEBACK_FIRST, /* negative control: write back, then flush */
+	RC_INVLPGB_BATCH_PAGES, /* per batch, INVLPGB of its pages */
+	RC_WRITEBACK_FIRST,	/* negative control: write back, then flush */
 };
 
 struct rc_run {
@@ -27,12 +37,22 @@ struct rc_run {
 	unsigned batch;
 	const char *name;
 	bool emulated;
+	/*
+	 * A writer pass: the workers also write their cold pages (for the
+	 * lost-write verdict), over the first RC_WRITER_PAGES of the cold
+	 * region only, and no loss is measured. A reader pass pages out the
+	 * whole region and measures the loss of workers that only read, as
+	 * the seed's did: writers would add the cost of their expected page
+	 * faults.
+	 */
+	bool writers;
 	/* measured */
 	uint64_t pages, flushes, icr, irqs, cycles, lost;
 	int64_t loss_pct, loss_min, loss_median;
 	uint64_t base_reads, during_reads;
 	uint64_t ticks;	  /* cycles spent printing ticks and progress */
-	uint64_t refused; /* INVLPGB requests the encoder refused */
+	uint64_t refused; /* INVLPGB requests the encoder refused (counted
+			     here, reported by the caller) */
 	int refused_err;  /* the first one's error */
 };
 
@@ -55,6 +75,14 @@ struct rc_config {
 	unsigned index, count;
 };
 
+/*
+ * A writer pass's size: one PMD, the unit a batch flushes. The writes
+ * that can be lost are those racing the flush of the page being written,
+ * which any size shows; the negative control passes the same size, so it
+ * shows whether this one can see a lost write.
+ */
+#define RC_WRITER_PAGES 512
+
 /* Buffers and the workers' hot regions, once; then the runs; then free. */
 bool rc_prepare(const struct rc_config *cfg);
 void rc_release(const struct rc_config *cfg);
@@ -66,5 +94,7 @@ void rc_release(const struct rc_config *cfg);
  */
 bool rc_run_strategy(const struct rc_config *cfg, struct rc_run *run,
 		     uint64_t *samples);
+/* Cold pages a pass of run maps and pages out. */
+uint64_t rc_pass_pages(const struct rc_config *cfg, const struct rc_run *run);
 
 #endif

@@ -12,6 +12,7 @@
 #include "kernel/printf.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
+#include "mm/invlpgb.h"
 #include "mm/vm.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
@@ -27,13 +28,23 @@ static struct rc_run runs[] = {
 	{.s = RC_BATCH, .batch = 1, .name = "batch"},
 	{.s = RC_BATCH, .batch = 31, .name = "batch"},
 	{.s = RC_BATCH, .batch = 512, .name = "batch"},
+	/* Where it differs from batch: 31 pages INVLPGed, not a full flush */
+	{.s = RC_BATCH_PAGES, .batch = 31, .name = "batch-pages"},
 	{.s = RC_INVLPGB_PAGE, .batch = 1, .name = "invlpgb"},
 	{.s = RC_INVLPGB_BATCH, .batch = 512, .name = "invlpgb"},
+	{.s = RC_INVLPGB_BATCH_PAGES, .batch = 512, .name = "invlpgb-pages"},
 };
+#define NRUNS (sizeof(runs) / sizeof(runs[0]))
 
 static struct rc_run control = {.s = RC_WRITEBACK_FIRST,
 				.batch = 512,
 				.name = "writeback-before-flush"};
+
+static bool uses_ipis(const struct rc_run *r)
+{
+	return r->s != RC_INVLPGB_PAGE && r->s != RC_INVLPGB_BATCH &&
+	       r->s != RC_INVLPGB_BATCH_PAGES;
+}
 
 /* Sizes from free memory: cold <= 20 GiB and a third of it (the swap
  * copy takes as much again), each hot region <= 2 GiB. */
@@ -67,14 +78,14 @@ void reclaim_plan_shape(struct plan_reclaim *p)
 	p->workers = c.workers;
 	p->duration_ms = bench_params.duration_ms;
 	p->per_page_passes = p->nbatches = 0;
-	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]) + 1; i++) {
+	/* Each strategy's writer pass, beside its reader pass */
+	p->writer_pages = bench_params.writers ? RC_WRITER_PAGES : 0;
+	for (size_t i = 0; i < NRUNS + 1; i++) {
 		const struct rc_run *r = i ? &runs[i - 1] : &control;
 
-		if (!invlpgb &&
-		    (r->s == RC_INVLPGB_PAGE || r->s == RC_INVLPGB_BATCH))
+		if (!invlpgb && !uses_ipis(r))
 			continue;
-		if (r->s == RC_PER_PAGE || r->s == RC_PER_PAGE_INVLPG ||
-		    r->s == RC_INVLPGB_PAGE)
+		if (r->batch == 1)
 			p->per_page_passes++;
 		else if (p->nbatches < PLAN_LIST_MAX)
 			p->batches[p->nbatches++] = r->batch;
@@ -163,11 +174,6 @@ static void emit(struct rc_run *r, uint64_t *samples, uint64_t n)
 		(unsigned long long)f[8].value, (unsigned long long)r->lost);
 }
 
-static bool uses_ipis(const struct rc_run *r)
-{
-	return r->s != RC_INVLPGB_PAGE && r->s != RC_INVLPGB_BATCH;
-}
-
 /* Exact counts: one IPI per other CPU per flush, one interrupt each. */
 static void check_counts(const struct rc_run *r)
 {
@@ -215,50 +221,92 @@ static void check_lost(const struct rc_run *r, bool writers,
 		report_pass("%s", name);
 }
 
-/* The seed's claim: one flush per PMD sends 512x fewer IPIs. */
-static void check_ratio(void)
+/* Interrupts per GiB paged out; 0 if r paged nothing out (it failed). */
+static uint64_t irqs_per_gib(const struct rc_run *r)
 {
-	const struct rc_run *pp = &runs[0], *b512 = &runs[4];
+	return r->pages ? r->irqs * GIB / (r->pages * PAGE_SIZE) : 0;
+}
 
-	if (!pp->pages || !b512->pages)
+/* The seed's claim: one flush per PMD sends 512x fewer IPIs. */
+static void check_ratio(const bool *ran)
+{
+	const struct rc_run *pp = &runs[0], *b31 = &runs[3], *b512 = &runs[4];
+
+	if (!ran[0] || !ran[4])
 		return;
 	report_check(pp->icr == 512 * b512->icr,
 		     "reclaim: per-page sends 512x the IPIs of batch 512",
 		     "%llu vs %llu", (unsigned long long)pp->icr,
 		     (unsigned long long)b512->icr);
-	report_info(
-		"reclaim: interrupts per GiB paged out: per-page %llu, "
-		"batch 31 %llu, batch 512 %llu",
-		(unsigned long long)(pp->irqs * GIB / (pp->pages * PAGE_SIZE)),
-		(unsigned long long)(runs[3].irqs * GIB /
-				     (runs[3].pages * PAGE_SIZE)),
-		(unsigned long long)(b512->irqs * GIB /
-				     (b512->pages * PAGE_SIZE)));
+	report_info("reclaim: interrupts per GiB paged out: per-page %llu, "
+		    "batch 31 %llu, batch 512 %llu",
+		    (unsigned long long)irqs_per_gib(pp),
+		    (unsigned long long)(ran[3] ? irqs_per_gib(b31) : 0),
+		    (unsigned long long)irqs_per_gib(b512));
 }
 
-static bool run_one(struct rc_config *c, struct rc_run *r, uint64_t *s)
+/* An INVLPGB encoding the encoder refused: nothing would be flushed. */
+static void report_refused(const struct rc_run *r)
 {
-	bool invlpgb = !uses_ipis(r);
+	char name[96];
 
-	if (invlpgb && !c->invlpgb_max_pages)
-		return false;
+	if (!r->refused)
+		return;
+	ksnprintf(name, sizeof(name), "reclaim: %s %u: INVLPGB encoding",
+		  r->name, r->batch);
+	report_fail(name,
+		    "the encoder refused %llu of %llu flushes: %s; each "
+		    "flushed every CPU by IPIs instead",
+		    (unsigned long long)r->refused,
+		    (unsigned long long)r->flushes,
+		    invlpgb_strerror(r->refused_err));
+}
+
+static bool pass(struct rc_config *c, struct rc_run *r, uint64_t *s)
+{
 	r->flushes = 0;
-	r->emulated = invlpgb && c->invlpgb_emulated;
 	c->index++;
 	if (!rc_run_strategy(c, r, s)) {
 		report_fail("reclaim: setup", "out of memory for the cold "
 					      "region");
 		return false;
 	}
-	c->done += c->cold_pages;
+	c->done += rc_pass_pages(c, r);
+	return true;
+}
+
+/*
+ * With writers=on, first a writer pass for the lost writes; then the
+ * reader pass that everything else in the record comes from.
+ */
+static bool run_one(struct rc_config *c, struct rc_run *r, uint64_t *s)
+{
+	bool invlpgb = !uses_ipis(r);
+	uint64_t lost = 0;
+
+	if (invlpgb && !c->invlpgb_max_pages)
+		return false;
+	r->emulated = invlpgb && c->invlpgb_emulated;
+	if (c->writers) {
+		r->writers = true;
+		if (!pass(c, r, s))
+			return false;
+		lost = r->lost;
+	}
+	r->writers = false;
+	if (!pass(c, r, s))
+		return false;
+	r->lost = lost;
+	report_refused(r);
 	emit(r, s, r->flushes);
 	return true;
 }
 
 static enum rc_control negative_control(struct rc_config *c, uint64_t *s)
 {
-	if (!c->writers || !run_one(c, &control, s))
+	if (!c->writers || !pass(c, &control, s))
 		return RC_CONTROL_NOT_RUN;
+	emit(&control, s, control.flushes);
 	if (control.lost) {
 		report_pass("reclaim: negative control: writing back before "
 			    "the flush lost %llu writes",
@@ -275,7 +323,7 @@ static enum rc_control negative_control(struct rc_config *c, uint64_t *s)
 void reclaim_run(void)
 {
 	static struct rc_config c;
-	bool ran[sizeof(runs) / sizeof(runs[0])] = {false};
+	bool ran[NRUNS] = {false};
 	enum rc_control ctl;
 	uint64_t *s;
 
@@ -289,10 +337,18 @@ void reclaim_run(void)
 	size_up(&c, cpumask_count(&cpus_online) - 1);
 	c.invlpgb_max_pages = bench_invlpgb("reclaim", &c.invlpgb_emulated);
 	c.progress = true;
+	control.writers = true;
 	c.count = c.writers; /* the negative control */
-	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
-		c.count += uses_ipis(&runs[i]) || c.invlpgb_max_pages;
-	c.total = c.count * c.cold_pages;
+	c.total = c.writers ? rc_pass_pages(&c, &control) : 0;
+	for (size_t i = 0; i < NRUNS; i++) {
+		struct rc_run w = {.writers = true};
+
+		if (!uses_ipis(&runs[i]) && !c.invlpgb_max_pages)
+			continue;
+		c.count += c.writers ? 2 : 1; /* writer, reader */
+		c.total +=
+			c.cold_pages + (c.writers ? rc_pass_pages(&c, &w) : 0);
+	}
 	s = bench_alloc(c.cold_pages);
 	if (!s || !c.cold_pages || !rc_prepare(&c)) {
 		report_fail("reclaim: setup", "out of memory");
@@ -303,15 +359,15 @@ void reclaim_run(void)
 		"   pages/s   lost\n",
 		(unsigned long long)(c.cold_pages * PAGE_SIZE >> 20),
 		(unsigned long long)(c.hot_pages * PAGE_SIZE >> 20), c.workers);
-	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+	for (size_t i = 0; i < NRUNS; i++) {
 		ran[i] = run_one(&c, &runs[i], s);
 		if (ran[i])
 			check_counts(&runs[i]);
 	}
-	check_ratio();
+	check_ratio(ran);
 	/* First the control: whether a lost write can be seen at all. */
 	ctl = negative_control(&c, s);
-	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+	for (size_t i = 0; i < NRUNS; i++)
 		if (ran[i])
 			check_lost(&runs[i], c.writers, ctl);
 	rc_release(&c);

@@ -63,8 +63,23 @@ void sd_flip(unsigned k)
 				 sd.frames[sd.side[i]][i] | sd.pte_flags,
 				 __ATOMIC_RELAXED);
 	}
-	/* INVLPGB is weakly ordered: the PTE stores must come first. */
-	mfence();
+}
+
+/*
+ * Every page global (PTE.G) or not, from the next touch on. Called
+ * between samples, when no CPU holds an entry of them (each sample ends by
+ * dropping every entry), so no flush is owed for the change.
+ */
+void sd_set_global(bool global)
+{
+	uint64_t flags = (sd.pte_flags & ~PTE_G) | (global ? PTE_G : 0);
+
+	if (flags == sd.pte_flags)
+		return;
+	sd.pte_flags = flags;
+	for (unsigned i = 0; i < SD_MAX_PAGES; i++)
+		__atomic_store_n(sd.pte[i], sd.frames[sd.side[i]][i] | flags,
+				 __ATOMIC_RELAXED);
 }
 
 /* --- responder functions, run in the cross-call handler ------------- */

@@ -26,6 +26,8 @@ extern struct sd sd;
 /* Maps SD_MAX_PAGES pages to frame set 0 (once). */
 bool sd_setup(void);
 void sd_flip(unsigned k);
+/* Every page global (PTE.G) or not; only while no CPU caches them. */
+void sd_set_global(bool global);
 
 /* Cross-call functions; arg is a page count or an address. */
 void sd_touch(void *arg);

@@ -23,7 +23,7 @@
 #include "smp/smp.h"
 
 #define WAIT_US	     5000000
-#define MAX_VARIANTS (2 * S_COUNT)
+#define MAX_VARIANTS (4 * S_COUNT) /* modes x global or not */
 
 const char *const strategy_names[S_COUNT] = {
 	"ipi-page", "ipi-range", "ipi-full", "ipi-linux", "invlpgb",
@@ -32,6 +32,8 @@ const char *const strategy_names[S_COUNT] = {
 struct variant {
 	enum strategy s;
 	enum ipi_mode mode;
+	bool global; /* on global pages (PTE.G) */
+	struct flush_plan plan;
 	uint64_t *samples, *handler;
 	size_t nh;
 	uint64_t icr, irqs;
@@ -51,73 +53,32 @@ static void table_line(void *ctx, const char *line)
 static struct cpumask resp;
 static unsigned nresp;
 static const char *cur_distance; /* one responder of this class, or NULL */
+/* The INVLPGB variant's encoding (the only variant that has one). */
 static struct invlpgb_regs insns[SD_MAX_PAGES];
-static bool skip_tlbsync; /* injected: invlpgb=...,bug=no-tlbsync */
+
+static const enum flush_how strategy_how[S_COUNT] = {
+	[S_IPI_PAGE] = FLUSH_IPI_PAGE, [S_IPI_RANGE] = FLUSH_IPI_RANGE,
+	[S_IPI_FULL] = FLUSH_IPI_FULL, [S_IPI_LINUX] = FLUSH_IPI_LINUX,
+	[S_INVLPGB] = FLUSH_INVLPGB,
+};
 
 /*
- * The pages' INVLPGB encoding, in chunks of CPUID's maximum, into insns
- * (*n of them); then the injected bug, if any, done to the registers as a
- * hand-written encoding would have it (the encoder itself refuses a 2 MiB
- * stride over 4 KiB pages). Returns the encoder's error, if any.
+ * The variant's flush of k pages to this configuration's responders, as
+ * bench/flush.c plans it; the encoder's error, if INVLPGB was refused.
  */
-static int encode_invlpgb(unsigned k, const struct sd_sweep *sw, size_t *n)
+static int plan_variant(struct variant *v, unsigned k,
+			const struct sd_sweep *sw)
 {
-	struct invlpgb_caps caps = {.max_pages = sw->invlpgb_max_pages,
-				    .pcide = cpu_info.pcid};
-	struct invlpgb_req req = {.va = SD_BASE, .pages = k};
-	int err = invlpgb_encode_range(&req, &caps, insns, SD_MAX_PAGES, n);
+	struct flush_req req = {.how = strategy_how[v->s],
+				.va = SD_BASE,
+				.pages = k,
+				.targets = &resp,
+				.mode = v->mode,
+				.global = v->global,
+				.invlpgb_max = sw->invlpgb_max_pages,
+				.bug = sw->bug};
 
-	if (err || !*n)
-		return err;
-	switch (sw->bug) {
-	case PARAM_BUG_COUNT: /* the last page is left out */
-		if (insns[*n - 1].ecx & INVLPGB_ECX_COUNT_MASK)
-			insns[*n - 1].ecx--;
-		else
-			(*n)--;
-		break;
-	case PARAM_BUG_STRIDE: /* 2 MiB steps over the 4 KiB pages */
-		for (size_t i = 0; i < *n; i++)
-			insns[i].ecx |= INVLPGB_ECX_2M_STRIDE;
-		break;
-	default: /* none, or no-tlbsync: see flush() */
-		break;
-	}
-	return INVLPGB_OK;
-}
-
-/* One IPI round; the initiator does the same to its own TLB meanwhile. */
-static void ipi_round(xcall_fn fn, void *arg, enum ipi_mode mode)
-{
-	on_cpumask_async(&resp, fn, arg, mode);
-	fn(arg);
-	xcall_wait(&resp, WAIT_US);
-}
-
-static void flush(enum strategy s, enum ipi_mode mode, unsigned k, size_t n)
-{
-	struct flush_range all_k = {SD_BASE, k};
-
-	switch (s == S_IPI_LINUX ? (k <= 33 ? S_IPI_RANGE : S_IPI_FULL) : s) {
-	case S_IPI_PAGE:
-		for (unsigned i = 0; i < k; i++)
-			ipi_round(flush_page,
-				  (void *)(SD_BASE + (uint64_t)i * PAGE_SIZE),
-				  mode);
-		break;
-	case S_IPI_RANGE:
-		ipi_round(flush_range, &all_k, mode);
-		break;
-	case S_IPI_FULL:
-		ipi_round(flush_all, NULL, mode);
-		break;
-	default:
-		for (size_t i = 0; i < n; i++)
-			invlpgb(insns[i].rax, insns[i].ecx, insns[i].edx);
-		if (!skip_tlbsync)
-			tlbsync();
-		break;
-	}
+	return flush_prepare(&v->plan, &req, insns, SD_MAX_PAGES);
 }
 
 /*
@@ -144,34 +105,32 @@ static uint64_t take_stale(unsigned *cpu_out, uint64_t *va_out)
  * on every CPU involved, global ones included (a variant that left
  * entries stale must not make the next one look wrong, or right).
  */
-static void clean_tlbs(void *unused)
+static void clean_tlbs(void)
 {
-	uint64_t cr4 = read_cr4();
-
-	(void)unused;
-	write_cr4(cr4 & ~CR4_PGE);
-	write_cr4(cr4);
+	on_cpumask_async(&resp, flush_global, NULL, IPI_EACH);
+	flush_global(NULL);
+	xcall_wait(&resp, FLUSH_WAIT_US);
 }
 
 /*
  * One sample of one variant: warm, change, time the flush, verify; the
  * stale reads are this sample's, charged to this variant; then clean.
  */
-static void sample(struct variant *v, unsigned k, size_t ninsn, size_t slot,
-		   unsigned index)
+static void sample(struct variant *v, unsigned k, size_t slot, unsigned index)
 {
 	uint64_t stale, va = 0;
 	unsigned first = 0;
 	uint64_t t0, t1, icr0, irq0;
 	unsigned cpu;
 
+	sd_set_global(v->global);
 	on_cpumask(&resp, sd_touch, (void *)(uintptr_t)k, IPI_EACH);
 	sd_touch((void *)(uintptr_t)k);
 	sd_flip(k);
 	icr0 = apic_icr_writes[0];
 	irq0 = xcall_irqs_sum(&resp);
 	t0 = rdtsc_ordered();
-	flush(v->s, v->mode, k, ninsn);
+	flush_run(&v->plan);
 	t1 = rdtsc_ordered();
 	v->icr += apic_icr_writes[0] - icr0;
 	v->irqs += xcall_irqs_sum(&resp) - irq0;
@@ -191,7 +150,7 @@ static void sample(struct variant *v, unsigned k, size_t ninsn, size_t slot,
 		v->first_va = va;
 	}
 	v->stale += stale;
-	ipi_round(clean_tlbs, NULL, IPI_EACH);
+	clean_tlbs();
 }
 
 /* Per strategy and mode, over the whole sweep: for the final verdicts. */
@@ -200,7 +159,18 @@ static struct {
 	uint64_t stale;
 	bool counts_wrong;
 	bool emulated;
-} tally[S_COUNT][2];
+} tally[S_COUNT][2][2]; /* [strategy][broadcast][global] */
+
+/* The global-page variants' names, in records, tables and verdicts. */
+static const char *const global_names[S_COUNT] = {
+	[S_IPI_FULL] = "ipi-full-global",
+	[S_INVLPGB] = "invlpgb-global",
+};
+
+static const char *name_of(int s, bool global)
+{
+	return global ? global_names[s] : strategy_names[s];
+}
 
 /* IPIs each sample must send: exact, from the strategy's definition. */
 static uint64_t expected_ipis(enum strategy s, unsigned k)
@@ -219,7 +189,7 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 	struct table_result row;
 	struct result_field f[8];
 	struct result r = {.bench = "shootdown",
-			   .strategy = strategy_names[v->s],
+			   .strategy = name_of(v->s, v->global),
 			   .ipi_mode = v->s == S_INVLPGB ? NULL
 				       : m		 ? "broadcast"
 							 : "unicast",
@@ -252,9 +222,9 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 	row.stale_reads = stale;
 	row.emulated = r.emulated;
 	table_result_row(&table, &row);
-	tally[v->s][m].configs++;
-	tally[v->s][m].emulated |= r.emulated;
-	tally[v->s][m].stale += stale;
+	tally[v->s][m][v->global].configs++;
+	tally[v->s][m][v->global].emulated |= r.emulated;
+	tally[v->s][m][v->global].stale += stale;
 	if (stale)
 		report_fail("shootdown: stale translation",
 			    "%s%s%s, %u pages, %u targets: %llu stale reads "
@@ -269,27 +239,108 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 	/* The software model sends IPIs of its own: nothing exact there. */
 	if (!r.emulated &&
 	    (ipis != expected_ipis(v->s, k) * per || v->irqs != ipis))
-		tally[v->s][m].counts_wrong = true;
+		tally[v->s][m][v->global].counts_wrong = true;
 }
 
-static size_t build_variants(struct variant *v, const struct sd_sweep *sw,
-			     bool invlpgb)
+/*
+ * invlpgb=...,bug=pcid names another PCID than the one the harness runs
+ * in (0), which needs CR4.PCIDE on: the sweep turns it on everywhere
+ * where CPUID has PCID. Without it, INVLPGB does not run at all.
+ */
+static bool invlpgb_runs(const struct sd_sweep *sw)
 {
+	return sw->invlpgb_max_pages &&
+	       (sw->bug != PARAM_BUG_PCID || (read_cr4() & CR4_PCIDE));
+}
+
+static void set_pcide(void *on)
+{
+	uint64_t cr4 = read_cr4();
+
+	/* CR3[11:0] is 0 (PCID 0), as turning PCIDE on requires. */
+	write_cr4(on ? cr4 | CR4_PCIDE : cr4 & ~CR4_PCIDE);
+}
+
+/* PCIDE on (or off) on every CPU, for bug=pcid; false: SKIP printed. */
+static bool pcid_bug(const struct sd_sweep *sw, bool on)
+{
+	struct cpumask others;
+
+	if (sw->bug != PARAM_BUG_PCID || !sw->invlpgb_max_pages)
+		return true;
+	if (!cpu_info.pcid) {
+		if (!on)
+			return false;
+		report_skip("shootdown: invlpgb: bug=pcid",
+			    "this CPU has no PCID (CPUID.01H:ECX[17]; TCG "
+			    "has none), so no wrong PCID can be named: "
+			    "INVLPGB is not run");
+		return false;
+	}
+	cpus_others(&others);
+	on_cpumask(&others, set_pcide, on ? &others : NULL, IPI_EACH);
+	set_pcide(on ? &others : NULL);
+	return true;
+}
+
+/*
+ * Global pages (PTE.G) change what two strategies do: a CR3 reload keeps
+ * their entries (ipi-full must toggle CR4.PGE) and INVLPGB drops them only
+ * with include-global. INVLPG drops any entry of its address, so the
+ * others would repeat the non-global rows.
+ */
+static bool has_global_variant(enum strategy s)
+{
+	return s == S_IPI_FULL || s == S_INVLPGB;
+}
+
+/* Adds v to the list if it can be planned; a refused encoding FAILs. */
+static void add_variant(struct variant *list, size_t *n, struct variant v,
+			unsigned k, const struct sd_sweep *sw, bool report)
+{
+	int err = plan_variant(&v, k, sw);
+
+	if (!err) {
+		list[(*n)++] = v;
+		return;
+	}
+	/* No INVLPGB variant at all, rather than one that flushes nothing. */
+	if (report)
+		report_fail("shootdown: invlpgb: encoding",
+			    "%u pages, %u targets%s: %s", k, nresp,
+			    v.global ? ", global pages" : "",
+			    invlpgb_strerror(err));
+}
+
+/*
+ * The variants of configuration (k pages, the responders), each with its
+ * flush planned; report: say what the encoder refused.
+ */
+static size_t build_variants(struct variant *v, unsigned k,
+			     const struct sd_sweep *sw, bool report)
+{
+	bool all = nresp == cpumask_count(&cpus_online) - 1;
 	size_t n = 0;
 
 	for (int s = 0; s < S_COUNT; s++) {
 		if (!sw->strategy[s])
 			continue;
-		if (s == S_INVLPGB) {
-			if (invlpgb)
-				v[n++] = (struct variant){.s = s};
-			continue;
+		for (int g = 0; g < 2; g++) {
+			struct variant x = {.s = s, .global = g};
+
+			if (g && !has_global_variant(s))
+				continue;
+			if (s == S_INVLPGB) {
+				if (invlpgb_runs(sw))
+					add_variant(v, &n, x, k, sw, report);
+				continue;
+			}
+			add_variant(v, &n, x, k, sw, report);
+			/* The shorthand reaches every other CPU: only for all. */
+			x.mode = IPI_BROADCAST;
+			if (all)
+				add_variant(v, &n, x, k, sw, report);
 		}
-		v[n++] = (struct variant){.s = s, .mode = IPI_EACH};
-		/* The shorthand reaches every other CPU: only for all. */
-		if (nresp == cpumask_count(&cpus_online) - 1)
-			v[n++] =
-				(struct variant){.s = s, .mode = IPI_BROADCAST};
 	}
 	return n;
 }
@@ -325,18 +376,9 @@ static void run_config(const struct sd_sweep *sw, unsigned k, struct rng *rng)
 {
 	struct variant v[MAX_VARIANTS];
 	uint32_t order[MAX_VARIANTS];
-	size_t nv, ninsn = 0;
 	unsigned total = sw->warmup + sw->samples;
-	bool invlpgb = sw->invlpgb_max_pages && sw->strategy[S_INVLPGB];
-	int err = invlpgb ? encode_invlpgb(k, sw, &ninsn) : 0;
+	size_t nv = build_variants(v, k, sw, true);
 
-	/* Refused: no INVLPGB variant at all, rather than one that flushes
-	 * nothing. */
-	if (err)
-		report_fail("shootdown: invlpgb: encoding",
-			    "%u pages, %u targets: %s", k, nresp,
-			    invlpgb_strerror(err));
-	nv = build_variants(v, sw, invlpgb && !err);
 	for (size_t i = 0; i < nv; i++) {
 		order[i] = (uint32_t)i;
 		if (!alloc_variant(&v[i], sw))
@@ -350,7 +392,7 @@ static void run_config(const struct sd_sweep *sw, unsigned k, struct rng *rng)
 
 			if (s < sw->warmup)
 				x->samples = NULL; /* run, but do not keep */
-			sample(x, k, ninsn, s - sw->warmup, s);
+			sample(x, k, s - sw->warmup, s);
 			x->samples = keep;
 		}
 	}
@@ -361,78 +403,104 @@ static void run_config(const struct sd_sweep *sw, unsigned k, struct rng *rng)
 }
 
 /*
- * Changes PTEs and never flushes: the verifier must see stale reads, or it
- * cannot prove anything here. True if it saw some.
+ * Responders of resp that saw no stale read in the last verification
+ * (the counters are left for take_stale); *first: the lowest of them.
+ */
+static unsigned responders_without_stale(unsigned *first)
+{
+	unsigned cpu, n = 0;
+
+	for_each_cpu(cpu, &resp) {
+		if (sd.stale[cpu])
+			continue;
+		if (!n++)
+			*first = cpu;
+	}
+	return n;
+}
+
+/*
+ * Changes PTEs and never flushes: every responder must then read stale
+ * data, or the verifier cannot prove anything for it. True only if each
+ * one did (the initiator's own reads do not count: no verdict speaks for
+ * it alone).
  */
 static bool negative_control(const struct sd_sweep *sw)
 {
-	unsigned k = sw->pages[sw->npages - 1], cpu = 0;
+	unsigned k = sw->pages[sw->npages - 1], cpu = 0, blind, first = 0;
 	uint64_t stale, va = 0;
 
 	choose_responders(cpumask_count(&cpus_online) - 1);
+	sd_set_global(false);
 	on_cpumask(&resp, sd_touch, (void *)(uintptr_t)k, IPI_EACH);
 	sd_touch((void *)(uintptr_t)k);
 	sd_flip(k);
 	on_cpumask(&resp, sd_verify, (void *)(uintptr_t)k, IPI_EACH);
-	sd_verify((void *)(uintptr_t)k);
+	sd.stale[this_cpu()] = 0;
+	blind = responders_without_stale(&first);
 	stale = take_stale(&cpu, &va);
 	/* Leave every TLB clean for whatever runs next. */
-	ipi_round(clean_tlbs, NULL, IPI_EACH);
-	if (stale)
+	clean_tlbs();
+	if (!blind) {
 		report_pass("shootdown: negative control: %llu stale reads "
-			    "of %u pages without a flush",
-			    (unsigned long long)stale, k);
+			    "of %u pages on %u responders without a flush, "
+			    "each had some",
+			    (unsigned long long)stale, k, nresp);
+		return true;
+	}
+	if (stale)
+		report_skip("shootdown: negative control",
+			    "%u of %u responders (the first: cpu %u) read "
+			    "no stale data without a flush: the verifier "
+			    "cannot prove anything for them",
+			    blind, nresp, first);
 	else
 		report_skip("shootdown: negative control",
 			    "no stale read without a flush: the verifier "
 			    "cannot prove anything on this machine");
-	return stale != 0;
+	return false;
 }
 
 /*
  * Stale reads under a flush always fail. None proves the flush only where
- * the negative control showed that this machine keeps stale entries.
+ * the negative control showed that every responder keeps stale entries.
  */
+static void verdict(int s, int m, int g, bool control_saw_stale)
+{
+	const char *mode = s == S_INVLPGB ? ""
+			   : m		  ? " (broadcast)"
+					  : " (unicast)";
+	char name[96];
+
+	ksnprintf(name, sizeof(name), "shootdown: %s%s: no stale reads",
+		  name_of(s, g), mode);
+	if (tally[s][m][g].stale)
+		report_fail(name, "%llu stale reads",
+			    (unsigned long long)tally[s][m][g].stale);
+	else if (!control_saw_stale)
+		report_skip(name, "0 stale reads, but the negative control "
+				  "did not show stale data on every "
+				  "responder without a flush, so this "
+				  "proves nothing");
+	else
+		report_pass("%s", name);
+	ksnprintf(name, sizeof(name),
+		  "shootdown: %s%s: ipis_sent and irqs_received exact",
+		  name_of(s, g), mode);
+	if (tally[s][m][g].emulated)
+		report_skip(name, "the software model sends IPIs of its own");
+	else
+		report_check(!tally[s][m][g].counts_wrong, name,
+			     "counts differ from pages x targets");
+}
+
 static void verdicts(bool control_saw_stale)
 {
-	for (int s = 0; s < S_COUNT; s++) {
-		for (int m = 0; m < 2; m++) {
-			const char *mode = s == S_INVLPGB ? ""
-					   : m		  ? " (broadcast)"
-							  : " (unicast)";
-			char name[96];
-
-			if (!tally[s][m].configs)
-				continue;
-			ksnprintf(name, sizeof(name),
-				  "shootdown: %s%s: no stale reads",
-				  strategy_names[s], mode);
-			if (tally[s][m].stale)
-				report_fail(
-					name, "%llu stale reads",
-					(unsigned long long)tally[s][m].stale);
-			else if (!control_saw_stale)
-				report_skip(name,
-					    "0 stale reads, but the negative "
-					    "control saw none without a flush "
-					    "either: this machine re-walks the "
-					    "page tables, so this proves "
-					    "nothing");
-			else
-				report_pass("%s", name);
-			ksnprintf(name, sizeof(name),
-				  "shootdown: %s%s: ipis_sent and "
-				  "irqs_received exact",
-				  strategy_names[s], mode);
-			if (tally[s][m].emulated)
-				report_skip(name, "the software model sends "
-						  "IPIs of its own");
-			else
-				report_check(!tally[s][m].counts_wrong, name,
-					     "counts differ from pages x "
-					     "targets");
-		}
-	}
+	for (int s = 0; s < S_COUNT; s++)
+		for (int m = 0; m < 2; m++)
+			for (int g = 0; g < 2; g++)
+				if (tally[s][m][g].configs)
+					verdict(s, m, g, control_saw_stale);
 }
 
 /* The distance class of cpu if it is that class's representative, or -1. */
@@ -471,7 +539,7 @@ void shootdown_sweep(const struct sd_sweep *sw)
 		return;
 	}
 	rng_seed(&rng, sw->seed);
-	skip_tlbsync = sw->bug == PARAM_BUG_NO_TLBSYNC;
+	pcid_bug(sw, true);
 	table_results_begin(&table,
 			    "shootdown: latency of the invalidation on the "
 			    "initiator (cpu 0)",
@@ -528,6 +596,7 @@ void shootdown_sweep(const struct sd_sweep *sw)
 	}
 	table_end(&table);
 	verdicts(negative_control(sw));
+	pcid_bug(sw, false);
 }
 
 #define PILOT_SAMPLES 3
@@ -548,26 +617,20 @@ bool shootdown_pilot(const struct sd_sweep *sw, const uint32_t ks[2],
 
 	if (!ts[1] || !sd_setup())
 		return false;
-	skip_tlbsync = sw->bug == PARAM_BUG_NO_TLBSYNC; /* as the sweep */
 	for (int t = 0; t < 2; t++) {
 		choose_responders(ts[t]);
 		for (int k = 0; k < 2; k++) {
 			struct variant v[MAX_VARIANTS];
-			size_t nv, ninsn = 0;
 			uint64_t d[PILOT_SAMPLES];
 			/* A refused encoding: the sweep says so, and runs none. */
-			bool invlpgb = sw->invlpgb_max_pages &&
-				       sw->strategy[S_INVLPGB] &&
-				       !encode_invlpgb(ks[k], sw, &ninsn);
-
-			nv = build_variants(v, sw, invlpgb);
+			size_t nv = build_variants(v, ks[k], sw, false);
 
 			/* The median of a few: the first one is cold. */
 			for (int n = 0; n < PILOT_SAMPLES; n++) {
 				uint64_t t0 = rdtsc_ordered();
 
 				for (size_t i = 0; i < nv; i++)
-					sample(&v[i], ks[k], ninsn, 0, 0);
+					sample(&v[i], ks[k], 0, 0);
 				d[n] = rdtsc_ordered() - t0;
 			}
 			stats_sort(d, PILOT_SAMPLES);

@@ -445,7 +445,7 @@ SWEEP_FIELDS = ("bench", "strategy", "pages", "targets", "samples", "min",
 
 def expected_ipis(strategy, pages, targets):
     """IPIs one sample must send (unicast): from the strategy's definition."""
-    if strategy == "invlpgb":
+    if strategy.startswith("invlpgb"):  # invlpgb, invlpgb-global
         return 0
     return (pages if strategy == "ipi-page" else 1) * targets
 
@@ -466,7 +466,7 @@ def check_sweep(records, sweep, smp):
             problems.append(f"shootdown record {key}: missing {missing}")
         if r.get("stale_reads") != 0:
             problems.append(f"shootdown record {key}: stale_reads {r.get('stale_reads')}")
-        if r.get("strategy") == "invlpgb" and r.get("emulated") is not True:
+        if str(r.get("strategy")).startswith("invlpgb") and r.get("emulated") is not True:
             # No QEMU accelerator exposes INVLPGB: only the model runs it.
             problems.append(f"shootdown record {key}: not marked emulated")
         if r.get("ipi_mode") == "unicast" and r.get("ipis_sent") != \
@@ -502,7 +502,7 @@ def check_reclaim(records):
         if r.get("strategy") != RECLAIM_CONTROL and r.get("lost_writes") != 0:
             problems.append(f"reclaim record {key}: lost_writes {r.get('lost_writes')}")
     for key in (("per-page", 1), ("per-page-invlpg", 1), ("batch", 1), ("batch", 31),
-                ("batch", 512)):
+                ("batch", 512), ("batch-pages", 31)):
         if key not in runs:
             problems.append(f"no reclaim record for {key[0]} batch {key[1]}")
     if problems:
@@ -510,7 +510,7 @@ def check_reclaim(records):
     pages, others = runs[("per-page", 1)]["pages"], runs[("per-page", 1)]["targets"]
     want = {1: pages, 31: -(-pages // 31), 512: pages // 512}
     for (s, b), r in runs.items():
-        if s in ("per-page", "per-page-invlpg", "batch") and \
+        if s in ("per-page", "per-page-invlpg", "batch", "batch-pages") and \
                 r["ipis_sent"] != want[b] * others:
             problems.append(f"reclaim {s} {b}: ipis_sent {r['ipis_sent']}, "
                             f"expected {want[b] * others}")

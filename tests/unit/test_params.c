@@ -460,6 +460,10 @@ static void test_invlpgb(void **state)
 	v = invlpgb("emulate,bug=no-tlbsync", 0);
 	assert_int_equal(v.mode, PARAM_INVLPGB_EMULATE);
 	assert_int_equal(v.bug, PARAM_BUG_NO_TLBSYNC);
+	v = invlpgb("emulate,bug=no-global", 0);
+	assert_int_equal(v.bug, PARAM_BUG_NO_GLOBAL);
+	v = invlpgb("auto,bug=pcid", 0);
+	assert_int_equal(v.bug, PARAM_BUG_PCID);
 	v = invlpgb("emulate,bug=count,bug=none", 0);
 	assert_int_equal(v.bug, PARAM_BUG_NONE);
 	assert_string_equal(params_invlpgb_mode_name(PARAM_INVLPGB_EMULATE),
@@ -468,8 +472,10 @@ static void test_invlpgb(void **state)
 			    "stride");
 	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_NO_TLBSYNC),
 			    "no-tlbsync");
-	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_NO_TLBSYNC + 1),
-			    "?");
+	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_NO_GLOBAL),
+			    "no-global");
+	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_PCID), "pcid");
+	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_PCID + 1), "?");
 	assert_string_equal(params_invlpgb_mode_name(99), "?");
 	assert_string_equal(params_invlpgb_bug_name(-1), "?");
 }
@@ -485,17 +491,19 @@ static void test_invlpgb_bad(void **state)
 	assert_string_equal(got.msg[0],
 			    "params: invlpgb: unknown mode 'emulated' "
 			    "(expected auto|off|emulate|force): using 'auto'");
-	assert_string_equal(got.msg[1],
-			    "params: invlpgb: unknown bug 'counts' (expected "
-			    "none|count|stride|no-tlbsync): using 'none'");
 	assert_string_equal(
-		got.msg[2],
-		"params: invlpgb: item 'bugs=count' is not an "
-		"option (expected bug=none|count|stride|no-tlbsync): "
-		"skipped");
+		got.msg[1],
+		"params: invlpgb: unknown bug 'counts' (expected "
+		"none|count|stride|no-tlbsync|no-global|pcid): using 'none'");
+	assert_string_equal(got.msg[2],
+			    "params: invlpgb: item 'bugs=count' is not an "
+			    "option (expected "
+			    "bug=none|count|stride|no-tlbsync|no-global|pcid): "
+			    "skipped");
 	assert_string_equal(got.msg[3], "params: invlpgb: item '' is not an "
 					"option (expected "
-					"bug=none|count|stride|no-tlbsync): "
+					"bug=none|count|stride|no-tlbsync|"
+					"no-global|pcid): "
 					"skipped");
 	v = invlpgb("off,bug=count", 1);
 	assert_int_equal(v.mode, PARAM_INVLPGB_OFF);

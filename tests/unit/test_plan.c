@@ -156,6 +156,30 @@ static void test_reclaim_pilot(void **state)
 			 windows + pages * 7 + want);
 }
 
+/*
+ * Each strategy's writer pass pages out writer_pages more (never more
+ * than the cold region), at the pilot's cost per page.
+ */
+static void test_reclaim_writer_passes(void **state)
+{
+	struct plan p;
+	uint64_t without, with;
+
+	(void)state;
+	defaults(&p, 3);
+	p.rc.cold_pages = 1024;
+	p.rc.pilot_page = 5000;
+	p.rc.pilot_batch = 5000; /* batches cost as much: 6 equal passes */
+	p.rc.pilot_setup = 7;
+	without = plan_reclaim_cycles(&p.rc, &tcg4);
+	p.rc.writer_pages = 512;
+	with = plan_reclaim_cycles(&p.rc, &tcg4);
+	assert_int_equal(with - without, 6 * 512 * 5000);
+	p.rc.writer_pages = 4096; /* capped at the cold region */
+	assert_int_equal(plan_reclaim_cycles(&p.rc, &tcg4) - without,
+			 6 * 1024 * 5000);
+}
+
 static void test_serial_rounds_cost_more(void **state)
 {
 	struct plan p;
@@ -329,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_estimates_follow_the_model),
 		cmocka_unit_test(test_shootdown_pilot),
 		cmocka_unit_test(test_reclaim_pilot),
+		cmocka_unit_test(test_reclaim_writer_passes),
 		cmocka_unit_test(test_serial_rounds_cost_more),
 		cmocka_unit_test(test_fits_and_keeps_the_shape),
 		cmocka_unit_test(
