@@ -27,7 +27,18 @@ extern const size_t nr_experiments;
 /* Parameters of this run, parsed from the command line. */
 extern struct bench_params bench_params;
 
-/* Runs the experiments that bench= selects, in table order. */
+/*
+ * Parses the experiments' parameters and, with invlpgb=emulate on a CPU
+ * without INVLPGB, installs the software model: before the tlb: checks,
+ * which run INVLPGB through it too.
+ */
+void bench_init(const struct config *cfg);
+/* Whether bench_init installed the INVLPGB software model. */
+bool bench_invlpgb_model(void);
+/*
+ * Runs the experiments that bench= selects, in table order, then removes
+ * the model if bench_init installed it.
+ */
 void bench_run(const struct config *cfg);
 
 /* Cost of an empty timed region (back-to-back ordered TSC reads), min. */

@@ -255,25 +255,36 @@ bool invlpgb_emul_enable(void)
 	return true;
 }
 
-void invlpgb_emul_disable(void)
+void invlpgb_emul_report(const char *during)
 {
 	uint64_t pending = 0, nref = 0;
 	unsigned cpu;
 
-	trap_set_handler(VEC_UD, NULL);
-	for_each_cpu(cpu, &cpus_online) {
-		if (queues[cpu]) {
-			pending += queues[cpu]->n;
-			queues[cpu]->head = queues[cpu]->n = 0;
-		}
-	}
-	for (unsigned k = 0; k < EMUL_ERRS; k++)
+	for_each_cpu(cpu, &cpus_online)
+		pending += queues[cpu] ? queues[cpu]->n : 0;
+	for (unsigned k = 0; k < EMUL_ERRS; k++) {
 		nref += refused[k];
-	report_info("invlpgb model: %llu INVLPGB carried out at a TLBSYNC, "
-		    "%llu early (queue full), %llu never (no TLBSYNC came), "
-		    "%llu refused",
+		refused[k] = 0;
+	}
+	report_info("invlpgb model%s%s%s: %llu INVLPGB carried out at a "
+		    "TLBSYNC, %llu early (queue full), %llu never (no TLBSYNC "
+		    "came), %llu refused",
+		    during ? " (" : "", during ? during : "", during ? ")" : "",
 		    (unsigned long long)synced, (unsigned long long)early,
 		    (unsigned long long)pending, (unsigned long long)nref);
+	synced = 0;
+	early = 0;
+}
+
+void invlpgb_emul_disable(void)
+{
+	unsigned cpu;
+
+	trap_set_handler(VEC_UD, NULL);
+	invlpgb_emul_report(NULL);
+	for_each_cpu(cpu, &cpus_online)
+		if (queues[cpu])
+			queues[cpu]->head = queues[cpu]->n = 0;
 }
 
 uint64_t invlpgb_emul_count(void)

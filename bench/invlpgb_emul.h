@@ -18,7 +18,14 @@
  * instruction (then nothing is emulated) or memory ran out.
  */
 bool invlpgb_emul_enable(void);
-/* Stops catching them; an INFO line says what the model did. */
+/*
+ * An INFO line of what the model did since the last one ("invlpgb model
+ * (during): ..."; during may be NULL), whose counts then restart: so the
+ * experiments' line leaves out what the tlb: check did before them.
+ * INVLPGBs still queued are counted as never carried out.
+ */
+void invlpgb_emul_report(const char *during);
+/* Stops catching them; the last invlpgb_emul_report(). */
 void invlpgb_emul_disable(void);
 /* INVLPGB instructions accepted so far. */
 uint64_t invlpgb_emul_count(void);

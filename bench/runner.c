@@ -255,10 +255,8 @@ uint32_t bench_invlpgb(const char *bench, bool *emulated)
 	return 0;
 }
 
-void bench_run(const struct config *cfg)
+void bench_init(const struct config *cfg)
 {
-	bool run[PLAN_EXPS];
-
 	struct param_names benches = PARAM_NAMES_FIELD(experiments, name);
 	struct param_names strategies = PARAM_NAMES_ARRAY(strategy_names);
 	struct param_diag d = {bench_diag, NULL};
@@ -266,6 +264,17 @@ void bench_run(const struct config *cfg)
 	params_from_config(cfg, &benches, &strategies, &bench_params, &d);
 	model_on = bench_params.invlpgb.mode == PARAM_INVLPGB_EMULATE &&
 		   invlpgb_emul_enable();
+}
+
+bool bench_invlpgb_model(void)
+{
+	return model_on;
+}
+
+void bench_run(const struct config *cfg)
+{
+	bool run[PLAN_EXPS];
+
 	report_info("bench: timer overhead %llu cycles (subtracted)",
 		    (unsigned long long)bench_overhead());
 	for (size_t i = 0; i < nr_experiments; i++)
