@@ -79,7 +79,7 @@ bool config_parse_console(const char *val, void *dst, char *why, size_t whylen)
 static const char *const exit_choices[] = {"halt", "reboot", NULL};
 static const char *const init_wait_choices[] = {"auto", "on", "off", NULL};
 static const char *const inject_choices[] = {
-	"none", "fault", "fail", "fault-ap", "tsc-skew", NULL,
+	"none", "fault", "fail", "fault-ap", "tsc-skew", "invlpgb-local", NULL,
 };
 
 #define CFG_OFF(f) offsetof(struct config, f)
@@ -118,8 +118,9 @@ const struct cmdline_opt config_opts[] = {
 		.def = "none",
 		.help = "inject a failure to test the harness: none, fault "
 			"(an exception), fault-ap (one on the last cpu), fail "
-			"(a FAIL verdict) or tsc-skew (one TSC estimate 2% off "
-			"for the sources check)",
+			"(a FAIL verdict), tsc-skew (one TSC estimate 2% off "
+			"for the sources check) or invlpgb-local (a local "
+			"INVLPG in place of the tlb: check's INVLPGB)",
 		.offset = CFG_OFF(inject),
 		.choices = inject_choices,
 	},

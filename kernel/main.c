@@ -95,7 +95,7 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 	selftest_run(&cfg);               /* the harness checks itself */
 	mm_selftest_run();                /* mappings, stale TLB, W^X */
 	bench_init(&cfg);                 /* parameters, the INVLPGB model */
-	tlb_selftest_run();               /* each invalidation primitive */
+	tlb_selftest_run(&cfg, bench_invlpgb_model()); /* each primitive */
 	smp_selftest_run(&cfg);           /* cross-calls, IPIs, barrier */
 	bench_run(&cfg);                  /* the experiments bench= names */
 	run_exit(report_summary());       /* SUMMARY, EXIT: STATUS=n, stop */

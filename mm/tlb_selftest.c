@@ -6,14 +6,20 @@
  * the primitive, and read the new frame. Where the control already reads
  * the new frame, the CPU re-walked the tables and the check SKIPs: it
  * could not have failed. Optional instructions are gated on CPUID and SKIP
- * with the reason when absent.
+ * with the reason when absent. INVLPGB, a broadcast, is checked on every
+ * CPU, each against its own control; it also runs through the software
+ * model (invlpgb=emulate) where CPUID lacks it.
  */
+#include "bench/invlpgb_emul.h"
 #include "kernel/cpu.h"
+#include "kernel/printf.h"
 #include "kernel/report.h"
 #include "kernel/x86.h"
 #include "mm/invlpgb.h"
 #include "mm/mm_selftest.h"
 #include "mm/vm.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
 
 /* A page of its own, past the ones mm_selftest.c uses. */
 #define TLB_VA	 (EXPERIMENT_BASE + (1ull << 20))
@@ -96,33 +102,167 @@ static void check_invpcid(void)
 	}
 }
 
-static void check_invlpgb(void)
+/* What each CPU read at TLB_VA: before the invalidation, and after it. */
+static uint64_t seen_before[MAX_CPUS], seen_after[MAX_CPUS];
+
+/* Cross-call: this CPU's read of TLB_VA into its slot of arg. */
+static void read_tag(void *arg)
 {
-	struct invlpgb_caps caps = {.max_pages = cpu_info.invlpgb_max_pages,
+	((uint64_t *)arg)[this_cpu()] = *word;
+}
+
+/* fn(arg) here and on every other online CPU; false if one did not answer. */
+static bool on_every_cpu(xcall_fn fn, void *arg)
+{
+	struct cpumask others;
+
+	cpus_others(&others);
+	fn(arg);
+	return on_cpumask(&others, fn, arg, IPI_EACH);
+}
+
+/*
+ * Appends ", N" to buf for every online CPU whose slot of v is (want) or is
+ * not (!want) tag, listing at most 8; returns how many there are.
+ */
+static unsigned cpus_where(const uint64_t *v, uint64_t tag, bool want,
+			   char *buf, size_t size)
+{
+	unsigned cpu, n = 0;
+	size_t len = 0;
+
+	for_each_cpu(cpu, &cpus_online) {
+		if ((v[cpu] == tag) != want)
+			continue;
+		if (n++ < 8 && len < size)
+			len += ksnprintf(buf + len, size - len, "%s%u",
+					 n > 1 ? ", " : "", cpu);
+	}
+	if (n > 8 && len < size)
+		ksnprintf(buf + len, size - len, " and %u more", n - 8);
+	return n;
+}
+
+#define INVLPGB_CHECK "tlb: invlpgb + tlbsync on every cpu"
+
+/*
+ * The negative control: the tags every CPU read after the remap and before
+ * any invalidation. A CPU that read the new frame re-walked the tables, so
+ * the check below says nothing about it. Returns how many kept the old one.
+ */
+static unsigned control_verdict(uint64_t old)
+{
+	unsigned stale, online = cpumask_count(&cpus_online);
+	char fresh[96] = "";
+
+	stale = online -
+		cpus_where(seen_before, old, false, fresh, sizeof(fresh));
+	if (!stale) {
+		report_skip("tlb: invlpgb + tlbsync: negative control",
+			    "no cpu read the old frame after the remap "
+			    "without INVLPGB: they re-walk the tables, so "
+			    "stale entries cannot be shown here");
+		return 0;
+	}
+	report_pass("tlb: invlpgb + tlbsync: negative control: %u of %u "
+		    "cpus kept the old translation without it",
+		    stale, online);
+	if (stale < online)
+		report_info("tlb: invlpgb + tlbsync: cpu %s read the new "
+			    "frame without INVLPGB: the check does not speak "
+			    "for them",
+			    fresh);
+	return stale;
+}
+
+/* Every CPU must read the new frame; the control decides what that is worth. */
+static void invlpgb_verdict(uint64_t old)
+{
+	unsigned stale = control_verdict(old);
+	char cpus[96] = "";
+	unsigned bad = cpus_where(seen_after, frames[current], false, cpus,
+				  sizeof(cpus));
+
+	if (bad)
+		report_fail(INVLPGB_CHECK,
+			    "cpu %s (%u of %u) did not read the new frame "
+			    "%#llx after INVLPGB + TLBSYNC from cpu %u",
+			    cpus, bad, cpumask_count(&cpus_online),
+			    (unsigned long long)frames[current], this_cpu());
+	else if (!stale)
+		report_skip(INVLPGB_CHECK, "every cpu read the new frame, but "
+					   "read it without INVLPGB too (the "
+					   "negative control): this proves "
+					   "nothing here");
+	else
+		report_pass("%s", INVLPGB_CHECK);
+}
+
+/* selftest=invlpgb-local: the bug of a flush that never left this CPU. */
+static void invalidate(const struct invlpgb_regs *r, bool local)
+{
+	if (local) {
+		invlpg((const void *)TLB_VA);
+		return;
+	}
+	mfence(); /* INVLPGB is weakly ordered against the PTE store */
+	invlpgb(r->rax, r->ecx, r->edx);
+	tlbsync();
+}
+
+static bool invlpgb_usable(bool model, bool local, struct invlpgb_regs *r)
+{
+	struct invlpgb_caps caps = {.max_pages =
+					    model ? INVLPGB_EMUL_MAX_PAGES
+						  : cpu_info.invlpgb_max_pages,
 				    .pcide = cpu_info.pcid};
 	struct invlpgb_req req = {.va = TLB_VA, .pages = 1};
-	struct invlpgb_regs r;
 	int err;
 
-	if (!cpu_info.invlpgb) {
-		report_skip("tlb: invlpgb + tlbsync", "%s",
-			    cpu_invlpgb_absent_reason());
-		return;
+	if (!cpu_info.invlpgb && !model) {
+		report_skip(INVLPGB_CHECK, "%s", cpu_invlpgb_absent_reason());
+		if (local)
+			report_info("selftest: selftest=invlpgb-local: no "
+				    "INVLPGB check to break");
+		return false;
 	}
-	err = invlpgb_encode(&req, &caps, &r);
-	if (err) {
-		report_fail("tlb: invlpgb + tlbsync", "encoder refused: %s",
+	err = invlpgb_encode(&req, &caps, r);
+	if (err)
+		report_fail(INVLPGB_CHECK, "encoder refused: %s",
 			    invlpgb_strerror(err));
-		return;
-	}
-	if (flip()) {
-		uint64_t b = before();
+	return !err;
+}
 
-		mfence(); /* INVLPGB is weakly ordered against the PTE store */
-		invlpgb(r.rax, r.ecx, r.edx);
-		tlbsync();
-		expect_current("tlb: invlpgb + tlbsync", b);
-	}
+/*
+ * Every CPU caches TLB_VA, CPU 0 remaps it, every CPU reads it (the
+ * control: no invalidation yet), CPU 0 issues INVLPGB + TLBSYNC, every
+ * CPU reads it again: each must now see the new frame. A broadcast that
+ * misses a responder shows only on that responder, so all are checked.
+ */
+static void check_invlpgb(bool model, bool local)
+{
+	struct invlpgb_regs r;
+	uint64_t old;
+
+	if (!invlpgb_usable(model, local, &r))
+		return;
+	if (local)
+		report_info("selftest: selftest=invlpgb-local: a local INVLPG "
+			    "in place of INVLPGB + TLBSYNC: %s",
+			    cpumask_count(&cpus_online) > 1
+				    ? "every other cpu must keep the old frame"
+				    : "one cpu only, so nothing can stay "
+				      "stale");
+	if (!on_every_cpu(read_tag, seen_after))
+		return; /* every TLB now holds TLB_VA */
+	old = frames[current];
+	if (!flip() || !on_every_cpu(read_tag, seen_before))
+		return;
+	invalidate(&r, local);
+	if (on_every_cpu(read_tag, seen_after))
+		invlpgb_verdict(old);
+	if (model)
+		invlpgb_emul_report("tlb: checks");
 }
 
 /* A 2 MiB page, then split into 4 KiB pages with the same translation. */
@@ -156,7 +296,7 @@ static void check_large_and_split(void)
 	frame_free_run(pa, 512);
 }
 
-void tlb_selftest_run(void)
+void tlb_selftest_run(const struct config *cfg, bool invlpgb_model)
 {
 	if (!setup()) {
 		report_fail("tlb: setup", "could not map the test page");
@@ -164,6 +304,6 @@ void tlb_selftest_run(void)
 	}
 	check_cr3_reload();
 	check_invpcid();
-	check_invlpgb();
+	check_invlpgb(invlpgb_model, cfg->inject == INJECT_INVLPGB_LOCAL);
 	check_large_and_split();
 }

@@ -95,6 +95,8 @@ static void test_values(void **state)
 	assert_false(cfg.help);
 	assert_int_equal(parse("selftest=tsc-skew"), 0);
 	assert_int_equal(cfg.inject, INJECT_TSC_SKEW);
+	assert_int_equal(parse("selftest=invlpgb-local"), 0);
+	assert_int_equal(cfg.inject, INJECT_INVLPGB_LOCAL);
 	assert_int_equal(parse("selftest=none"), 0);
 	assert_int_equal(cfg.inject, INJECT_NONE);
 	assert_int_equal(parse("init_wait=on"), 0);
@@ -294,7 +296,8 @@ static void test_diagnostics(void **state)
 			     "0..18446744073709551615: using default '1'");
 	expect_one("selftest=crash",
 		   "cmdline: 'selftest=crash': expected "
-		   "none|fault|fail|fault-ap|tsc-skew: using default 'none'");
+		   "none|fault|fail|fault-ap|tsc-skew|invlpgb-local: using "
+		   "default 'none'");
 	expect_one("init_wait=10", "cmdline: 'init_wait=10': expected "
 				   "auto|on|off: using default 'auto'");
 	expect_one("help=3", "cmdline: 'help=3': expected "
