@@ -2,9 +2,10 @@
 /*
  * primitives: the cost of each building block, on the same CPUs the
  * shootdown uses: TSC read overhead (subtracted from everything else),
- * local INVLPG, CR3 reload, INVPCID, INVLPGB + TLBSYNC, an IPI round trip
- * with an empty handler, a cross-call round trip, and a cache-line
- * ping-pong round trip (the floor under any acknowledgement).
+ * local INVLPG, CR3 reload, INVPCID, INVLPGB + TLBSYNC (each with the
+ * entries it drops in the TLB, checked), an IPI round trip with an empty
+ * handler, a cross-call round trip, and a cache-line ping-pong round trip
+ * (the floor under any acknowledgement).
  */
 #include "bench/bench.h"
 #include "kernel/console.h"
@@ -55,77 +56,245 @@ static void emit(const char *strategy, uint64_t *s, unsigned n,
 	emit_as(strategy, s, n, targets, cpu, false);
 }
 
-typedef void (*local_op)(void);
+/*
+ * The local invalidations are timed with every page of their range in the
+ * TLB, which the harness checks rather than assumes: before each sample
+ * the range is read (the TLB now holds it), its PTEs are pointed at the
+ * other of two tagged frames (one store each, no flush), and read again:
+ * still the old tag means the entry was cached when the timed instruction
+ * ran. After it, every page must read the new tag (the entry was dropped).
+ */
+#define PRIM_PAGES 512 /* the largest INVLPGB range timed: one page table */
 
-static void op_invlpg(void)
+static uint64_t frames[2]; /* each holds its own address as a tag */
+static uint64_t *ptes[PRIM_PAGES];
+static unsigned mapped; /* pages of PRIM_VA mapped, with ptes[] */
+static unsigned cur;	/* the frame the PTEs point at */
+
+/* Samples with every page cached before, and every one dropped after. */
+struct entry_counts {
+	uint64_t cached, dropped;
+};
+
+/* The first local op whose entries were not all cached, or not dropped. */
+static struct {
+	const char *op;
+	struct entry_counts c;
+	unsigned n;
+} uncached, kept;
+static bool control_stale; /* the control saw a cached entry */
+
+static bool range_reads(unsigned pages, uint64_t tag)
 {
+	bool all = true;
+
+	for (unsigned i = 0; i < pages; i++)
+		all &= *(volatile uint64_t *)(PRIM_VA + i * PAGE_SIZE) == tag;
+	return all;
+}
+
+/* Maps PRIM_VA's pages up to `pages` (on the frame the others use). */
+static bool map_range(unsigned pages)
+{
+	for (; mapped < pages && mapped < PRIM_PAGES; mapped++) {
+		uint64_t va = PRIM_VA + mapped * PAGE_SIZE;
+
+		if (vm_map(va, frames[cur], PT_4K, PTE_P | PTE_W | pte_nx(),
+			   NULL) != PT_OK)
+			return false;
+		ptes[mapped] = vm_pte_slot(va);
+		if (!ptes[mapped])
+			return false;
+	}
+	return mapped >= pages;
+}
+
+/* Before a timed sample: true if every page of the range is cached. */
+static bool prepare(unsigned pages)
+{
+	uint64_t old = frames[cur];
+
+	(void)range_reads(pages, old); /* the TLB now holds the range */
+	cur ^= 1;
+	for (unsigned i = 0; i < pages; i++)
+		*ptes[i] = (*ptes[i] & ~PTE_ADDR_MASK) | frames[cur];
+	mfence(); /* the stores before the reads, and before INVLPGB */
+	return range_reads(pages, old);
+}
+
+typedef void (*local_op)(const void *arg);
+
+static void op_invlpg(const void *arg)
+{
+	(void)arg;
 	invlpg((const void *)prim);
 }
 
-static void op_cr3(void)
+static void op_cr3(const void *arg)
 {
+	(void)arg;
 	cr3_reload();
 }
 
-static void op_invpcid(void)
+static void op_invpcid(const void *arg)
 {
+	(void)arg;
 	invpcid(INVPCID_ADDR, HARNESS_PCID, PRIM_VA);
 }
 
-/* Times op with the test page in the TLB before each sample. */
-static void time_local(const char *name, local_op op, uint64_t *s, unsigned n)
+static void op_invlpgb(const void *arg)
 {
+	const struct invlpgb_regs *r = arg;
+
+	invlpgb(r->rax, r->ecx, r->edx);
+	tlbsync();
+}
+
+/* Keeps the first op timed without its entries cached, or that kept one. */
+static void tally(const char *name, const struct entry_counts *c, unsigned n)
+{
+	if (c->cached < n && !uncached.op) {
+		uncached.op = name;
+		uncached.c = *c;
+		uncached.n = n;
+	}
+	if (c->dropped < n && !kept.op) {
+		kept.op = name;
+		kept.c = *c;
+		kept.n = n;
+	}
+}
+
+static void emit_local(const char *name, unsigned pages, uint64_t *s,
+		       unsigned n, const struct entry_counts *c, bool emulated)
+{
+	struct result_field f[3] = {{"cpu", this_cpu(), false},
+				    {"cached", c->cached, false},
+				    {"dropped", c->dropped, false}};
+	struct result r = {.bench = "primitives",
+			   .strategy = name,
+			   .pages = pages,
+			   .samples = s,
+			   .n = n,
+			   .fields = f,
+			   .nfields = 3,
+			   .emulated = emulated};
+
+	result_emit(&r);
+	kprintf("  %-20s cpu %3u %-12s p50 %7llu cyc %7llu ns p99 %7llu%s\n",
+		name, this_cpu(), "(local)", (unsigned long long)r.st.p50,
+		(unsigned long long)cycles_to_ns(r.st.p50, tsc_freq.khz),
+		(unsigned long long)r.st.p99, emulated ? " (emulated)" : "");
+}
+
+/* Times op over a range of `pages` pages, each cached before each sample. */
+static void time_local(const char *name, local_op op, const void *arg,
+		       unsigned pages, uint64_t *s, unsigned n, bool emulated)
+{
+	struct entry_counts c = {0, 0};
+
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t t0, t1;
 
-		(void)*prim;
+		c.cached += prepare(pages);
 		t0 = rdtsc_ordered();
-		op();
+		op(arg);
 		t1 = rdtsc_ordered();
 		s[i] = t1 - t0;
+		c.dropped += range_reads(pages, frames[cur]);
 	}
-	emit(name, s, n, 0, this_cpu());
+	emit_local(name, pages, s, n, &c, emulated);
+	tally(name, &c, n);
 }
 
-static void time_invlpgb(uint64_t *s, unsigned n)
+static void time_invlpgb(uint64_t *s, unsigned n, uint32_t max_pages,
+			 bool emulated)
 {
-	struct invlpgb_caps caps = {.max_pages = cpu_info.invlpgb_max_pages,
+	struct invlpgb_caps caps = {.max_pages = max_pages,
 				    .pcide = cpu_info.pcid};
 	char name[32];
 
-	for (uint32_t pages = 1; pages <= caps.max_pages; pages *= 2) {
+	for (uint32_t pages = 1; pages <= max_pages; pages *= 2) {
 		struct invlpgb_req req = {.va = PRIM_VA, .pages = pages};
 		struct invlpgb_regs r;
 
-		if (invlpgb_encode(&req, &caps, &r))
+		if (invlpgb_encode(&req, &caps, &r) || !map_range(pages))
 			break;
-		for (unsigned i = 0; i < n; i++) {
-			uint64_t t0 = rdtsc_ordered();
-
-			invlpgb(r.rax, r.ecx, r.edx);
-			tlbsync();
-			s[i] = rdtsc_ordered() - t0;
-		}
 		ksnprintf(name, sizeof(name), "invlpgb+tlbsync-%u", pages);
-		emit(name, s, n, 0, this_cpu());
+		time_local(name, op_invlpgb, &r, pages, s, n, emulated);
 	}
+}
+
+/* The verdicts on what the local ops were timed with (see prepare()). */
+static void entry_verdicts(void)
+{
+	static const char cached[] =
+		"primitives: timed with the entries cached";
+
+	report_check(
+		!kept.op, "primitives: timed invalidations drop the entries",
+		"%s: a page read the old frame after it in %llu of %u "
+		"samples",
+		kept.op, (unsigned long long)(kept.n - kept.c.dropped), kept.n);
+	if (!control_stale)
+		report_skip(cached, "the control read the new frame after its "
+				    "PTE changed without a flush: this "
+				    "machine re-walks the tables, so whether "
+				    "an entry was cached cannot be shown");
+	else
+		report_check(
+			!uncached.op, cached,
+			"%s: %llu of %u samples ran without every entry "
+			"in the TLB",
+			uncached.op,
+			(unsigned long long)(uncached.n - uncached.c.cached),
+			uncached.n);
+}
+
+/*
+ * The control, before any op: a page read, remapped and read again without
+ * a flush must still read the old frame, or this machine re-walks the
+ * tables and prepare() cannot tell a cached entry from an uncached one.
+ */
+static void entry_control(void)
+{
+	control_stale = prepare(1);
+	invlpg((const void *)prim);
+	(void)range_reads(1, frames[cur]);
 }
 
 static void tlb_primitives(uint64_t *s, unsigned n)
 {
-	time_local("invlpg", op_invlpg, s, n);
-	time_local("cr3-reload", op_cr3, s, n);
+	uint32_t max_pages;
+	bool emulated;
+
+	entry_control();
+	time_local("invlpg", op_invlpg, NULL, 1, s, n, false);
+	time_local("cr3-reload", op_cr3, NULL, 1, s, n, false);
 	if (cpu_info.invpcid && cpu_info.pcid)
-		time_local("invpcid-addr", op_invpcid, s, n);
+		time_local("invpcid-addr", op_invpcid, NULL, 1, s, n, false);
 	else
 		report_skip("primitives: invpcid", "CPUID.7:EBX[10] (INVPCID) "
 						   "or CPUID.1:ECX[17] (PCID) "
 						   "is clear");
-	if (cpu_info.invlpgb)
-		time_invlpgb(s, n);
-	else
-		report_skip("primitives: invlpgb + tlbsync", "%s",
-			    cpu_invlpgb_absent_reason());
+	max_pages = bench_invlpgb("primitives", &emulated);
+	if (max_pages)
+		time_invlpgb(s, n, max_pages, emulated);
+	entry_verdicts();
+}
+
+/* The two tagged frames, and PRIM_VA's first page on frames[0]. */
+static bool prim_setup(void)
+{
+	for (int i = 0; i < 2; i++) {
+		frames[i] = frame_alloc(PMM_ZERO);
+		if (!frames[i])
+			return false;
+		*(volatile uint64_t *)phys_to_virt(frames[i]) = frames[i];
+	}
+	cur = 0;
+	mapped = 0;
+	return map_range(1);
 }
 
 static void nothing(void *arg)
@@ -214,8 +383,7 @@ void primitives_run(void)
 
 	if (!s)
 		return;
-	if (vm_map(PRIM_VA, frame_alloc(PMM_ZERO), PT_4K,
-		   PTE_P | PTE_W | pte_nx(), NULL) != PT_OK) {
+	if (!prim_setup()) {
 		report_fail("primitives: setup", "could not map the test page");
 		return;
 	}

@@ -508,6 +508,29 @@ def check_result(rec):
             probs.append(f"field '{key}' must be a number or null")
     if "emulated" in rec and not isinstance(rec["emulated"], bool):
         probs.append("field 'emulated' must be true or false")
+    probs += check_entry_counts(rec)
+    return probs
+
+
+# primitives' local invalidations (docs/experiments.md): samples timed with
+# every entry of the range cached, and after which every one was dropped.
+# Logs of older builds do not have them: checked where present.
+ENTRY_COUNTS = ("cached", "dropped")
+
+
+def check_entry_counts(rec):
+    """Problems of a primitives record's cached/dropped counts."""
+    probs = []
+    if rec.get("bench") != "primitives":
+        return probs
+    for key in ENTRY_COUNTS:
+        val = rec.get(key)
+        if val is None:
+            continue
+        if not _is_int(val) or val < 0:
+            probs.append(f"field '{key}' must be a count (is {json.dumps(val)})")
+        elif _is_int(rec.get("samples")) and val > rec["samples"]:
+            probs.append(f"field '{key}' {val} > samples {rec['samples']}")
     return probs
 
 
