@@ -187,7 +187,7 @@ static void measure_costs(void)
 /* The shootdown pilot over the fewest and the most pages of the sweep. */
 static void shootdown_pilot_plan(struct plan_shootdown *sd)
 {
-	struct sd_sweep sw = {.npages = 0};
+	struct sd_sweep sw = {.handler_timing = bench_params.handler_timing};
 
 	if (!plan.budget_ms || !plan.run[PLAN_SHOOTDOWN] || !sd->npages)
 		return;

@@ -106,6 +106,7 @@ struct bench_params {
 	/* samples and warmup, unless the time budget cut them (shootdown) */
 	uint32_t shootdown_samples, shootdown_warmup;
 	bool writers;
+	bool handler_timing; /* shootdown: time the responders' handlers */
 	uint64_t seed;
 };
 

@@ -36,7 +36,8 @@ void shootdown_run(void)
 
 	sw = (struct sd_sweep){.samples = bench_params.shootdown_samples,
 			       .warmup = bench_params.shootdown_warmup,
-			       .seed = bench_params.seed};
+			       .seed = bench_params.seed,
+			       .handler_timing = bench_params.handler_timing};
 	if (!responders) {
 		report_skip("shootdown", "needs at least 2 cpus online");
 		return;

@@ -30,6 +30,7 @@ struct sd_sweep {
 	bool invlpgb_emulated;
 	/* A wrong INVLPGB use injected on purpose (invlpgb=...,bug=). */
 	enum param_invlpgb_bug bug;
+	bool handler_timing; /* handler_timing=on: time every handler */
 };
 
 void shootdown_sweep(const struct sd_sweep *sw);

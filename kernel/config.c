@@ -255,6 +255,15 @@ const struct cmdline_opt config_opts[] = {
 		.max = 60000,
 	},
 	{
+		.key = "handler_timing",
+		.kind = OPT_FLAG,
+		.def = "off",
+		.help = "shootdown: time every responder's handler (two "
+			"ordered TSC reads in it: handler_p50/p99/max in the "
+			"records); off keeps them out of the measured path",
+		.offset = CFG_OFF(handler_timing),
+	},
+	{
 		.key = "invlpgb",
 		.kind = OPT_STRING,
 		.def = "auto",

@@ -49,6 +49,7 @@ struct config {
 	uint64_t duration_ms; /* duration_ms=N: baseline / flushloop time */
 	char invlpgb[32];     /* invlpgb=auto|off|emulate|force[,bug=...] */
 	uint64_t budget_s;    /* budget_s=N: experiments' time, 0 unlimited */
+	bool handler_timing;  /* handler_timing=on|off: time each handler */
 	/* Which keys the line gave a valid value: see config_given(). */
 	uint64_t given[CMDLINE_OPTS_MAX / 64];
 };

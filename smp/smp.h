@@ -74,8 +74,12 @@ bool on_cpumask(const struct cpumask *mask, xcall_fn fn, void *arg,
  * on while it waits, so that it answers the others meanwhile.
  */
 bool on_cpumask_shared(const struct cpumask *mask, xcall_fn fn, void *arg);
-/* TSC cycles from handler entry to acknowledgement of its last xcall. */
+/*
+ * TSC cycles from handler entry to acknowledgement of its last xcall, while
+ * xcall_time_handlers(true) (off at boot: not measured, 0).
+ */
 uint64_t xcall_handler_cycles(unsigned cpu);
+void xcall_time_handlers(bool on);
 /*
  * Cross-call interrupts the CPUs of mask have taken (may be fewer than
  * calls: IPIs of one vector coalesce).

@@ -46,6 +46,7 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.reclaim_mb, 0);
 	assert_int_equal(cfg.hot_mb, 0);
 	assert_true(cfg.writers);
+	assert_false(cfg.handler_timing);
 	assert_int_equal(cfg.duration_ms, 100);
 	assert_int_equal(cfg.budget_s, 12);
 }
@@ -56,7 +57,7 @@ static void test_table(void **state)
 	char line[256];
 
 	(void)state;
-	assert_int_equal(config_nopts, 19);
+	assert_int_equal(config_nopts, 20);
 	for (size_t i = 0; i < config_nopts; i++) {
 		const struct cmdline_opt *o = &config_opts[i];
 

@@ -600,6 +600,9 @@ static void test_from_config(void **state)
 	assert_int_equal(p.samples, 200);
 	assert_int_equal(p.warmup, 20);
 	assert_int_equal(p.seed, 1);
+	assert_false(p.handler_timing);
+	assert_int_equal(from_line("handler_timing=on", &p), 0);
+	assert_true(p.handler_timing);
 	assert_int_equal(from_line("bench=shootdown strategies=ipi-range,"
 				   "invlpgb pages=1,33 targets=2,all "
 				   "samples=1000000 warmup=0 "
