@@ -140,3 +140,13 @@ void stats_to_ns(const struct stats *in, uint64_t tsc_khz, struct stats *out)
 
 	*out = ns;
 }
+
+uint64_t stats_ratio_x100(uint64_t num, uint64_t den)
+{
+	u128 q;
+
+	if (!den)
+		return 0;
+	q = div128((u128)num * 100u + den / 2, den);
+	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+}

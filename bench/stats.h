@@ -63,4 +63,7 @@ uint64_t cycles_to_ns(uint64_t cycles, uint64_t tsc_khz);
  */
 void stats_to_ns(const struct stats *in, uint64_t tsc_khz, struct stats *out);
 
+/* num / den in hundredths, rounded half up (1.125 -> 113); 0 if den is 0. */
+uint64_t stats_ratio_x100(uint64_t num, uint64_t den);
+
 #endif

@@ -178,6 +178,22 @@ void json_u64(struct json *j, const char *key, uint64_t val)
 	put(j, tmp + i, sizeof(tmp) - i);
 }
 
+void json_x100(struct json *j, const char *key, uint64_t hundredths)
+{
+	char tmp[24];
+	size_t i = sizeof(tmp);
+
+	for (int d = 0; d < 2; d++, hundredths /= 10)
+		tmp[--i] = (char)('0' + hundredths % 10);
+	tmp[--i] = '.';
+	do {
+		tmp[--i] = (char)('0' + hundredths % 10);
+		hundredths /= 10;
+	} while (hundredths);
+	prefix(j, key);
+	put(j, tmp + i, sizeof(tmp) - i);
+}
+
 void json_i64(struct json *j, const char *key, int64_t val)
 {
 	/* Negate in unsigned arithmetic: -INT64_MIN does not fit an int64_t. */

@@ -40,6 +40,8 @@ void json_u64(struct json *j, const char *key, uint64_t val);
 void json_i64(struct json *j, const char *key, int64_t val);
 void json_bool(struct json *j, const char *key, bool val);
 void json_null(struct json *j, const char *key);
+/* A number with two decimals, from hundredths: 157 -> 1.57, 5 -> 0.05. */
+void json_x100(struct json *j, const char *key, uint64_t hundredths);
 /* Hex string "0x..." for addresses and registers. */
 void json_hex(struct json *j, const char *key, uint64_t val);
 /*

@@ -10,6 +10,8 @@ static struct {
 	int depth;
 	unsigned passed, failed, skipped;
 	unsigned seq;
+	const char *ratio_key; /* a summary field: report_summary_x100() */
+	uint64_t ratio_x100;
 } rep;
 
 void report_init(report_writer w)
@@ -197,6 +199,12 @@ void record_end(struct record *r)
 		rep.write("@json ", text, n);
 }
 
+void report_summary_x100(const char *key, uint64_t hundredths)
+{
+	rep.ratio_key = key;
+	rep.ratio_x100 = hundredths;
+}
+
 int report_summary(void)
 {
 	struct report_counts c = report_get_counts();
@@ -209,6 +217,8 @@ int report_summary(void)
 	json_u64(&r.j, "failed", c.failed);
 	json_u64(&r.j, "skipped", c.skipped);
 	json_u64(&r.j, "records", c.records);
+	if (rep.ratio_key)
+		json_x100(&r.j, rep.ratio_key, rep.ratio_x100);
 	record_end(&r);
 	l.len = 0;
 	line_addf(&l, "SUMMARY: %u tests, %u unexpected failures, %u skipped",

@@ -74,6 +74,12 @@ void record_begin(struct record *r, char *buf, size_t cap, const char *type);
  */
 void record_end(struct record *r);
 
+/*
+ * One more field of the summary record, a number with two decimals (e.g.
+ * the shootdown's protocol overhead); a later call replaces it.
+ */
+void report_summary_x100(const char *key, uint64_t hundredths);
+
 /* The summary record and the SUMMARY line; returns report_status(). */
 int report_summary(void);
 

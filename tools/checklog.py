@@ -227,6 +227,14 @@ SUMMARY_FIELDS = {
     "skipped": want_int(0),
     "records": want_int(0),
 }
+# Summary fields only some runs have (primitives and shootdown both ran).
+SUMMARY_LATER_FIELDS = {
+    "protocol_overhead": lambda v: None if isinstance(v, (int, float)) and
+    not isinstance(v, bool) and v > 0 else "must be a positive number",
+}
+# Result fields that come only when asked for (handler_timing=on): all or
+# none of them, in order.
+HANDLER_FIELDS = ("handler_p50", "handler_p99", "handler_max")
 
 
 class Report:
@@ -418,7 +426,8 @@ def check_records(rep):
             for p in check_fields(rec, FAULT_FIELDS):
                 rep.problem(n, f"fault: {p}")
         elif kind == "summary":
-            for p in check_fields(rec, SUMMARY_FIELDS):
+            later = {k: v for k, v in SUMMARY_LATER_FIELDS.items() if k in rec}
+            for p in check_fields(rec, dict(SUMMARY_FIELDS, **later)):
                 rep.problem(n, f"summary: {p}")
     last = recs[-1]
     if last.get("type") != "summary":
@@ -509,7 +518,7 @@ def check_result(rec):
     if "emulated" in rec and not isinstance(rec["emulated"], bool):
         probs.append("field 'emulated' must be true or false")
     probs += check_entry_counts(rec)
-    return probs
+    return probs + check_handler_fields(rec)
 
 
 # primitives' local invalidations (docs/experiments.md): samples timed with
@@ -532,6 +541,22 @@ def check_entry_counts(rec):
         elif _is_int(rec.get("samples")) and val > rec["samples"]:
             probs.append(f"field '{key}' {val} > samples {rec['samples']}")
     return probs
+
+
+def check_handler_fields(rec):
+    """handler_timing=on's fields: all three integers in order, or none."""
+    have = [k for k in HANDLER_FIELDS if k in rec]
+    if not have:
+        return []
+    if len(have) != len(HANDLER_FIELDS):
+        return [f"handler fields {', '.join(have)} without the others"]
+    vals = [rec[k] for k in HANDLER_FIELDS]
+    if not all(_is_int(v) and v >= 0 for v in vals):
+        return [f"handler fields must be integers >= 0 (are {vals})"]
+    if not vals[0] <= vals[1] <= vals[2]:
+        return [f"handler_p50 {vals[0]} <= handler_p99 {vals[1]} <= "
+                f"handler_max {vals[2]} does not hold"]
+    return []
 
 
 def check_ending(rep, summaries, exits, fault_report):

@@ -80,6 +80,7 @@ class Case:
         self.args = [decode_escapes(w) for w in words(row["args"])]
         self.options = words(row["options"])
         self.expect_text, self.expect_fields = [], {}
+        self.absent_text = []
         self.expect_boot, self.tsc, self.needs = None, False, []
         self.mem_bytes = 0
         self.stopped, self.within = False, None
@@ -116,6 +117,9 @@ class Case:
         elif key == "text":
             re.compile(val)
             self.expect_text.append(val)
+        elif key == "notext":
+            re.compile(val)
+            self.absent_text.append(val)
         elif key == "field":
             k, v = checklog.parse_field(val)
             self.expect_fields[k] = v
@@ -228,19 +232,20 @@ class Reporter:
         self.passed = self.failed = self.skipped = 0
 
     def ok(self, name, secs):
-        self._line(f"ok {{n}} - {name} ({secs:.1f}s)", "passed")
+        self._line("ok", f"- {name} ({secs:.1f}s)", "passed")
 
     def skip(self, name, why):
-        self._line(f"ok {{n}} - {name} # SKIP {why}", "skipped")
+        self._line("ok", f"- {name} # SKIP {why}", "skipped")
 
     def fail(self, name, reason, details=()):
-        self._line(f"not ok {{n}} - {name}: {reason}", "failed", details)
+        self._line("not ok", f"- {name}: {reason}", "failed", details)
 
-    def _line(self, fmt, counter, details=()):
+    def _line(self, word, rest, counter, details=()):
+        # rest may quote the console (braces and all): never a format.
         with self.lock:
             self.n += 1
             setattr(self, counter, getattr(self, counter) + 1)
-            print(fmt.format(n=self.n), flush=True)
+            print(f"{word} {self.n} {rest}", flush=True)
             for d in details:
                 print(f"#   {d}", flush=True)
 
@@ -372,6 +377,10 @@ class Runner:
                                   expect_boot=case.expect_boot, expect_text=case.expect_text,
                                   expect_fields=case.expect_fields)
         problems += rep.problems
+        for regex in case.absent_text:
+            rx = re.compile(regex)
+            problems += [f"a line matches /{regex}/: {line}"
+                         for line in rep.lines if rx.search(line)][:1]
         if case.tsc and rep.env is not None:
             problems += self.check_tsc(rep.env)
         if case.mem_bytes and rep.env is not None:

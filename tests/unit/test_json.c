@@ -41,6 +41,10 @@ static void test_scalars(void **state)
 	json_str(&j, "s", "text");
 	json_str(&j, "snull", NULL);
 	json_str(&j, "empty", "");
+	json_x100(&j, "x0", 0);
+	json_x100(&j, "x", 157);
+	json_x100(&j, "xs", 5);
+	json_x100(&j, "xmax", UINT64_MAX);
 	json_end_object(&j);
 	assert_string_equal(
 		finish_big(&j),
@@ -49,7 +53,8 @@ static void test_scalars(void **state)
 		"\"imax\":9223372036854775807,\"h0\":\"0x0\","
 		"\"h\":\"0xdeadbeef\",\"hmax\":\"0xffffffffffffffff\","
 		"\"t\":true,\"f\":false,\"n\":null,\"s\":\"text\","
-		"\"snull\":null,\"empty\":\"\"}");
+		"\"snull\":null,\"empty\":\"\",\"x0\":0.00,\"x\":1.57,"
+		"\"xs\":0.05,\"xmax\":184467440737095516.15}");
 }
 
 static void test_empty_doc(void **state)

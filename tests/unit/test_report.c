@@ -98,6 +98,21 @@ static void test_records_and_summary(void **state)
 		     "skipped\n");
 }
 
+/* The experiments' one extra summary field, after the counts. */
+static void test_summary_field(void **state)
+{
+	(void)state;
+	report_summary_x100("ratio", 112);
+	report_pass("x");
+	assert_int_equal(report_summary(), STATUS_PASS);
+	assert_string_equal(out, "PASS: x\n"
+				 "@json {\"type\":\"summary\",\"seq\":0,"
+				 "\"passed\":1,\"failed\":0,\"skipped\":0,"
+				 "\"records\":0,\"ratio\":1.12}\n"
+				 "SUMMARY: 1 tests, 0 unexpected failures, 0 "
+				 "skipped\n");
+}
+
 /* A record too big for its buffer keeps its seq and becomes a FAIL. */
 static void test_record_overflow(void **state)
 {
@@ -140,6 +155,7 @@ int main(void)
 		cmocka_unit_test_setup(test_check, setup),
 		cmocka_unit_test_setup(test_status, setup),
 		cmocka_unit_test_setup(test_records_and_summary, setup),
+		cmocka_unit_test_setup(test_summary_field, setup),
 		cmocka_unit_test_setup(test_record_overflow, setup),
 		cmocka_unit_test_setup(test_long_line, setup),
 	};

@@ -343,6 +343,22 @@ static void test_big(void **state)
 	free(v);
 }
 
+/* The protocol overhead's ratio: two decimals, rounded half up. */
+static void test_ratio_x100(void **state)
+{
+	(void)state;
+	assert_int_equal(stats_ratio_x100(5, 0), 0);
+	assert_int_equal(stats_ratio_x100(0, 7), 0);
+	assert_int_equal(stats_ratio_x100(6759, 3561), 190); /* 1.898 */
+	assert_int_equal(stats_ratio_x100(9, 8), 113);	     /* 1.125 up */
+	assert_int_equal(stats_ratio_x100(1, 3), 33);
+	assert_int_equal(stats_ratio_x100(2, 3), 67);
+	assert_int_equal(stats_ratio_x100(3, 3), 100);
+	/* num x 100 past 2^64 neither wraps nor overflows. */
+	assert_true(stats_ratio_x100(UINT64_MAX, UINT64_MAX) == 100);
+	assert_true(stats_ratio_x100(UINT64_MAX, 1) == UINT64_MAX);
+}
+
 static void test_cycles_to_ns(void **state)
 {
 	(void)state;
@@ -409,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_big),
 		cmocka_unit_test(test_cycles_to_ns),
 		cmocka_unit_test(test_stats_to_ns),
+		cmocka_unit_test(test_ratio_x100),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
