@@ -31,6 +31,10 @@
 
 static struct plan plan;
 static struct plan_costs costs;
+/* The default suite on the 192-CPU server, from these costs. */
+static struct plan server;
+static struct plan_costs server_costs;
+static uint64_t server_uncut_ms;
 static uint64_t actual[PLAN_EXPS];
 static uint64_t configured_samples, configured_cold_mb, configured_fl_ms;
 static uint64_t configured_hot_pages;
@@ -247,9 +251,8 @@ static void fill(const struct config *cfg, const bool run[PLAN_EXPS])
 		plan.run[PLAN_SHOOTDOWN] = plan.run[PLAN_RECLAIM] = false;
 	fill_shootdown(cfg);
 	/* primitives: a handful of local ops and round trips per class. */
-	plan.primitives_cycles = (uint64_t)bench_params.samples *
-				 (8 * (costs.cr3 + costs.invlpg) +
-				  4 * costs.ipi_one * (plan.sd.classes + 1));
+	plan.primitives_cycles = plan_primitives_cycles(
+		bench_params.samples, plan.sd.classes, &costs);
 	reclaim_plan_shape(&plan.rc);
 	if (plan.run[PLAN_RECLAIM] && plan.budget_ms)
 		reclaim_pilot(&plan.rc);
@@ -294,6 +297,53 @@ static void print_costs(void)
 		    (unsigned long long)tsc_to_ns(costs.cr3),
 		    (unsigned long long)tsc_to_ns(costs.invlpg),
 		    (unsigned long long)tsc_to_ns(costs.page_copy));
+}
+
+/*
+ * The server: every distance class, INVLPGB, 512 GiB of RAM (reclaim's
+ * default sizes: a third of it up to 20 GiB cold, a sixth shared by the
+ * workers hot), planned for this run's budget.
+ */
+static void estimate_server(void)
+{
+	uint64_t mem = 512ull << 30, workers = PLAN_SERVER_CPUS - 1;
+	struct plan_machine m = {
+		.cpus = PLAN_SERVER_CPUS,
+		.classes = TOPO_CLASSES - TOPO_SMT_SIBLING,
+		.invlpgb = true,
+		.cold_pages = (20ull << 30) / PAGE_SIZE,
+		.hot_pages = mem / 6 / workers / PAGE_SIZE,
+	};
+
+	plan_costs_at(&costs, PLAN_SERVER_CPUS, &server_costs);
+	plan_default_suite(&m, &server_costs, plan.budget_ms, &server,
+			   &server_uncut_ms);
+	report_info("bench: plan: on paper, the default suite at %u cpus: "
+		    "%llu ms in a %llu s budget%s (%llu ms uncut); this "
+		    "machine's costs, an IPI round to %u cpus %llu ns "
+		    "(extrapolated linearly from 1 and %u responders here)",
+		    PLAN_SERVER_CPUS, (unsigned long long)server.total_ms,
+		    (unsigned long long)(plan.budget_ms / 1000),
+		    server.fits ? "" : ", over it",
+		    (unsigned long long)server_uncut_ms, PLAN_SERVER_CPUS - 1,
+		    (unsigned long long)tsc_to_ns(server_costs.ipi_all),
+		    costs.responders);
+}
+
+static void server_record(struct record *r)
+{
+	json_begin_object(&r->j, "server_estimate");
+	json_u64(&r->j, "cpus", PLAN_SERVER_CPUS);
+	json_u64(&r->j, "planned_ms", server.total_ms);
+	json_u64(&r->j, "uncut_ms", server_uncut_ms);
+	json_bool(&r->j, "fits", server.fits);
+	json_u64(&r->j, "ipi_all_ns", tsc_to_ns(server_costs.ipi_all));
+	json_begin_object(&r->j, "planned_ms_by_bench");
+	for (int e = 0; e < PLAN_EXPS; e++)
+		json_u64(&r->j, plan_exp_name((enum plan_exp)e),
+			 server.est_ms[e]);
+	json_end_object(&r->j);
+	json_end_object(&r->j);
 }
 
 static void plan_record(void)
@@ -342,6 +392,8 @@ static void plan_record(void)
 	for (size_t i = 0; i < plan.nnotes; i++)
 		json_str(&r.j, NULL, plan.notes[i]);
 	json_end_array(&r.j);
+	if (costs.tsc_khz)
+		server_record(&r);
 	record_end(&r);
 }
 
@@ -369,6 +421,8 @@ void budget_plan(const struct config *cfg, const bool run[PLAN_EXPS])
 			    plan.nnotes ? "; reduced:" : "");
 	for (size_t i = 0; i < plan.nnotes; i++)
 		report_info("bench: plan: %s", plan.notes[i]);
+	if (costs.tsc_khz)
+		estimate_server();
 	plan_record();
 }
 

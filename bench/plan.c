@@ -414,3 +414,101 @@ void plan_make(struct plan *p, const struct plan_costs *c)
 		     (unsigned long long)p->total_ms,
 		     (unsigned long long)p->budget_ms);
 }
+
+uint64_t plan_primitives_cycles(uint32_t samples, uint32_t classes,
+				const struct plan_costs *c)
+{
+	return (uint64_t)samples *
+	       (8 * (c->cr3 + c->invlpg) + 4 * c->ipi_one * (classes + 1));
+}
+
+/* x * num / den, in two steps: no 128-bit division in the kernel. */
+static uint64_t scale(uint64_t x, uint64_t num, uint64_t den)
+{
+	return x / den * num + x % den * num / den;
+}
+
+void plan_costs_at(const struct plan_costs *here, uint32_t cpus,
+		   struct plan_costs *out)
+{
+	uint64_t slope = 0, resp = cpus > 1 ? cpus - 1 : 1;
+
+	*out = *here;
+	out->responders = (uint32_t)resp;
+	if (here->responders > 1 && here->ipi_all > here->ipi_one)
+		slope = (here->ipi_all - here->ipi_one) /
+			(here->responders - 1);
+	out->ipi_all = here->ipi_one + slope * (resp - 1);
+	/* Busy responders slow a round by the factor they did here. */
+	out->ipi_all_busy =
+		here->ipi_all && here->ipi_all_busy > here->ipi_all
+			? scale(out->ipi_all, here->ipi_all_busy, here->ipi_all)
+			: out->ipi_all;
+}
+
+/* The config's defaults (kernel/config.c, bench/params.h). */
+static const uint32_t default_pages[] = {1, 2, 8, 32, 33, 64, 512};
+#define DEFAULT_SAMPLES	    200
+#define DEFAULT_WARMUP	    20
+#define DEFAULT_DURATION_MS 100
+
+static void default_shootdown(const struct plan_machine *m,
+			      struct plan_shootdown *sd)
+{
+	uint32_t resp = m->cpus - 1;
+
+	for (size_t i = 0; i < sizeof(default_pages) / sizeof(*default_pages);
+	     i++)
+		sd->pages[sd->npages++] = default_pages[i];
+	/* targets=auto: 1, 2, 4, ... and all */
+	for (uint32_t t = 1; t < resp && sd->ntargets < PLAN_LIST_MAX - 1;
+	     t *= 2)
+		sd->targets[sd->ntargets++] = t;
+	sd->targets[sd->ntargets++] = resp;
+	sd->ipi_strategies = 4;
+	sd->invlpgb = m->invlpgb;
+	sd->classes = m->classes;
+	sd->samples = DEFAULT_SAMPLES;
+	sd->warmup = DEFAULT_WARMUP;
+}
+
+/* reclaim_run.c's strategies: per page (IPI, INVLPG, INVLPGB), batches. */
+static void default_reclaim(const struct plan_machine *m,
+			    struct plan_reclaim *rc)
+{
+	static const uint32_t batches[] = {1, 31, 512, 512}; /* + control */
+
+	rc->cold_pages = m->cold_pages;
+	rc->hot_pages = m->hot_pages;
+	rc->workers = m->cpus - 1;
+	rc->per_page_passes = 2 + m->invlpgb;
+	for (size_t i = 0; i < sizeof(batches) / sizeof(*batches); i++)
+		rc->batches[rc->nbatches++] = batches[i];
+	if (m->invlpgb)
+		rc->batches[rc->nbatches++] = 512;
+	rc->duration_ms = DEFAULT_DURATION_MS;
+}
+
+void plan_default_suite(const struct plan_machine *m,
+			const struct plan_costs *c, uint64_t budget_ms,
+			struct plan *p, uint64_t *uncut_ms)
+{
+	*p = (struct plan){.budget_ms = budget_ms};
+	for (int e = 0; e < PLAN_EXPS; e++)
+		p->run[e] = m->cpus > 1 || e == PLAN_PRIMITIVES ||
+			    e == PLAN_FLUSHLOOP;
+	p->primitives_cycles =
+		plan_primitives_cycles(DEFAULT_SAMPLES, m->classes, c);
+	if (m->cpus > 1) {
+		default_shootdown(m, &p->sd);
+		default_reclaim(m, &p->rc);
+	}
+	p->fl.strategies = 2 + m->invlpgb;
+	for (uint32_t n = 1; n <= m->cpus;
+	     n = n * 2 > m->cpus && n != m->cpus ? m->cpus : n * 2)
+		p->fl.cpu_counts++;
+	p->fl.duration_ms = DEFAULT_DURATION_MS;
+	estimate(p, c);
+	*uncut_ms = p->total_ms;
+	plan_make(p, c);
+}

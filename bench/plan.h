@@ -134,6 +134,47 @@ uint64_t plan_flushloop_cycles(const struct plan_flushloop *fl,
  */
 void plan_make(struct plan *p, const struct plan_costs *c);
 
+/* primitives: a handful of local ops and round trips per distance class. */
+uint64_t plan_primitives_cycles(uint32_t samples, uint32_t classes,
+				const struct plan_costs *c);
+
+/*
+ * The issue's target machine, for an estimate on paper: a 192-CPU server
+ * with every distance class and INVLPGB, memory enough for reclaim's
+ * largest default sizes.
+ */
+#define PLAN_SERVER_CPUS 192
+
+struct plan_machine {
+	uint32_t cpus;	  /* online, the initiator included */
+	uint32_t classes; /* distance classes from CPU 0 (extra sweeps) */
+	bool invlpgb;
+	uint64_t cold_pages, hot_pages; /* reclaim, before the budget cuts */
+};
+
+/*
+ * The costs of `here` on a machine of m->cpus CPUs: every operation costs
+ * what it cost here, except that an IPI round grows with its targets at
+ * the slope measured here between a round to one and to all responders
+ * (linear: the initiator writes one ICR per target and waits for each
+ * acknowledgement; where handlers run in parallel the slope is small, under
+ * single-threaded TCG it is a whole handler per target). With one responder
+ * here there is no slope: a round to all costs a round to one.
+ */
+void plan_costs_at(const struct plan_costs *here, uint32_t cpus,
+		   struct plan_costs *out);
+
+/*
+ * The default suite (bench=all, every default size) on machine m with costs
+ * c (from plan_costs_at), planned for budget_ms as plan_make() plans a run:
+ * p->total_ms is what it would take after the cuts, *uncut_ms before them.
+ * Shootdown and reclaim are costed from c, not from pilots: a pilot measured
+ * this machine's CPU count.
+ */
+void plan_default_suite(const struct plan_machine *m,
+			const struct plan_costs *c, uint64_t budget_ms,
+			struct plan *p, uint64_t *uncut_ms);
+
 /* Name of an experiment as the plan record and the notes write it. */
 const char *plan_exp_name(enum plan_exp e);
 

@@ -346,6 +346,76 @@ static void test_tiny_budget_stops_at_minimums(void **state)
 	assert_false(p.fits);
 }
 
+/* Rounds grow with targets at the slope measured; the rest stays. */
+static void test_costs_at_more_cpus(void **state)
+{
+	struct plan_costs c, one = tcg4;
+
+	(void)state;
+	plan_costs_at(&tcg4, 192, &c);
+	assert_int_equal(c.responders, 191);
+	/* (120000 - 40000) / 2 responders more = 40000 a target */
+	assert_int_equal(c.ipi_all, 40000 + 40000ull * 190);
+	assert_int_equal(c.ipi_all_busy, c.ipi_all); /* none measured */
+	assert_int_equal(c.ipi_one, tcg4.ipi_one);
+	assert_int_equal(c.cr3, tcg4.cr3);
+	assert_int_equal(c.tsc_khz, tcg4.tsc_khz);
+	/* Busy responders keep the factor they had here. */
+	one.ipi_all_busy = 240000;
+	plan_costs_at(&one, 192, &c);
+	assert_int_equal(c.ipi_all_busy, 2 * c.ipi_all);
+	/* One responder here: no slope to extrapolate. */
+	one = tcg4;
+	one.responders = 1;
+	one.ipi_all = one.ipi_one;
+	plan_costs_at(&one, 192, &c);
+	assert_int_equal(c.ipi_all, one.ipi_one);
+}
+
+static const struct plan_machine epyc = {
+	.cpus = 192,
+	.classes = 5,
+	.invlpgb = true,
+	.cold_pages = 20 * 262144ull,
+	.hot_pages = 110000,
+};
+
+/* The default suite's shape at 192 cpus, uncut, then cut to a budget. */
+static void test_default_suite_on_a_server(void **state)
+{
+	struct plan_costs c;
+	struct plan p;
+	uint64_t uncut;
+
+	(void)state;
+	plan_costs_at(&server, 192, &c);
+	plan_default_suite(&epyc, &c, 0, &p, &uncut);
+	assert_int_equal(p.sd.npages, 7);
+	assert_int_equal(p.sd.ntargets, 9); /* 1, 2, ..., 128, 191 */
+	assert_int_equal(p.sd.targets[8], 191);
+	assert_int_equal(p.sd.samples, 200);
+	assert_true(p.sd.invlpgb);
+	assert_int_equal(p.sd.classes, 5);
+	assert_int_equal(p.rc.workers, 191);
+	assert_int_equal(p.rc.per_page_passes, 3);
+	assert_int_equal(p.rc.nbatches, 5);
+	assert_int_equal(p.fl.cpu_counts, 9); /* 1, 2, ..., 128, 192 */
+	assert_int_equal(p.fl.strategies, 3);
+	assert_int_equal(p.total_ms, uncut);
+	assert_true(p.fits);
+	assert_true(uncut > 60000); /* 20 GiB paged out 8 ways, at least */
+	plan_default_suite(&epyc, &c, 60000, &p, &uncut);
+	assert_true(p.total_ms < uncut);
+	assert_true(p.fits);
+	assert_true(p.total_ms <= 60000);
+	assert_int_equal(p.est_ms[PLAN_RECLAIM] < 60000, true);
+	/* No tsc rate: no estimate, nothing cut. */
+	c.tsc_khz = 0;
+	plan_default_suite(&epyc, &c, 60000, &p, &uncut);
+	assert_int_equal(uncut, 0);
+	assert_int_equal(p.sd.ntargets, 9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +434,8 @@ int main(void)
 		cmocka_unit_test(test_small_experiment_gives_its_share_away),
 		cmocka_unit_test(test_no_tsc_rate_no_plan),
 		cmocka_unit_test(test_tiny_budget_stops_at_minimums),
+		cmocka_unit_test(test_costs_at_more_cpus),
+		cmocka_unit_test(test_default_suite_on_a_server),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
