@@ -91,6 +91,7 @@ struct ref_clock {
 	uint64_t tsc0;		 /* window start: TSC ... */
 	uint32_t val0;		 /* ... and counter */
 	uint64_t khz[WINDOWS];	 /* per window, 0 if it failed */
+	uint64_t ns[WINDOWS];	 /* per window, what the clock counted */
 	volatile uint32_t *hpet; /* HPET registers */
 	uint32_t hpet_cfg;	 /* its configuration as found */
 	bool pit;		 /* the PIT's channel 2 count */
@@ -408,7 +409,31 @@ static void ref_window_end(struct ref_clock *c, int w)
 		ns = tsc_ticks_to_ns_fs((val - c->val0) & c->mask, c->fs);
 	else
 		ns = tsc_ticks_to_ns_hz((val - c->val0) & c->mask, c->hz);
+	c->ns[w] = ns;
 	c->khz[w] = tsc_khz_from(tsc - c->tsc0, ns);
+}
+
+/*
+ * The PIT wraps after 54.9 ms, and a 50 ms window under a loaded host
+ * can run longer than that. The guard in ref_window_end() goes by the
+ * early TSC estimate, which the same load can make high (a PIT window
+ * then read 16x fast). So the window also goes by the other clocks: the
+ * PIT's window is dropped where it counted half a wrap less than the
+ * first of them that timed the same window.
+ */
+static void pit_check_wrap(struct ref_clock *refs, int n, int pit, int w)
+{
+	uint64_t wrap_ns = tsc_ticks_to_ns_hz(0x10000, PIT_HZ);
+
+	if (!refs[pit].ok || !refs[pit].khz[w])
+		return;
+	for (int i = 0; i < n; i++) {
+		if (i == pit || !refs[i].ok || !refs[i].khz[w])
+			continue;
+		if (tsc_pit_wrapped(refs[pit].ns[w], refs[i].ns[w], wrap_ns))
+			refs[pit].khz[w] = 0;
+		return;
+	}
 }
 
 /* Median of the clock's windows; absent (with the reason) if none. */
@@ -488,6 +513,7 @@ void tsc_crosscheck(const struct acpi_info *ai)
 			if (refs[i].ok)
 				ref_window_end(&refs[i], w);
 		}
+		pit_check_wrap(refs, 3, 2, w);
 	}
 	hpet_restore(&refs[0]);
 	pit_restore(&refs[2]);

@@ -58,6 +58,13 @@ uint64_t tsc_ticks_to_ns_fs(uint64_t ticks, uint64_t fs)
 	return fs ? mul_div(ticks, fs, FS_PER_NS) : 0;
 }
 
+bool tsc_pit_wrapped(uint64_t pit_ns, uint64_t other_ns, uint64_t wrap_ns)
+{
+	uint64_t d = pit_ns > other_ns ? pit_ns - other_ns : other_ns - pit_ns;
+
+	return d >= wrap_ns / 2;
+}
+
 uint64_t tsc_khz_from(uint64_t cycles, uint64_t ns)
 {
 	uint64_t khz;

@@ -80,6 +80,16 @@ uint64_t tsc_ticks_to_ns_fs(uint64_t ticks, uint64_t fs);
 uint64_t tsc_khz_from(uint64_t cycles, uint64_t ns);
 
 /*
+ * A 16-bit down-counter such as the PIT's wraps after wrap_ns: over a
+ * window that another clock (one that does not wrap so soon) timed as
+ * other_ns, a count that says pit_ns lost at least one wrap when the two
+ * differ by half a wrap or more (a host that preempted the vCPU for
+ * longer than the wrap, or a window that ran long). Such a window must
+ * not give the PIT's estimate.
+ */
+bool tsc_pit_wrapped(uint64_t pit_ns, uint64_t other_ns, uint64_t wrap_ns);
+
+/*
  * The median of the non-zero values of v[0..n) (the lower one of the two
  * middle values for an even count); 0 if there are none. Sorts v.
  */

@@ -301,12 +301,29 @@ static void test_skew(void **state)
 	assert_true(k[TSC_SRC_PIT] == UINT64_MAX);
 }
 
+/* A 50 ms window that ran 58 ms: the PIT counted 3.1 ms (it wrapped). */
+static void test_pit_wrapped(void **state)
+{
+	const uint64_t wrap = 54925000; /* 65536 ticks at 1.193182 MHz */
+
+	(void)state;
+	assert_true(tsc_pit_wrapped(3075000, 58000000, wrap));
+	assert_false(tsc_pit_wrapped(50000000, 50001000, wrap));
+	assert_false(tsc_pit_wrapped(50001000, 50000000, wrap));
+	/* just under half a wrap apart: still the same count */
+	assert_false(tsc_pit_wrapped(10000000, 10000000 + wrap / 2 - 1, wrap));
+	assert_true(tsc_pit_wrapped(10000000, 10000000 + wrap / 2, wrap));
+	/* two wraps lost: far apart */
+	assert_true(tsc_pit_wrapped(1000000, 1000000 + 2 * wrap, wrap));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_ticks_to_ns),
 		cmocka_unit_test(test_khz_from),
+		cmocka_unit_test(test_pit_wrapped),
 		cmocka_unit_test(test_random_against_reference),
 		cmocka_unit_test(test_medians),
 		cmocka_unit_test(test_min_nonzero),
