@@ -124,19 +124,23 @@ static uint64_t ms_cycles(const struct plan_costs *c, uint64_t ms)
 	return ms * c->tsc_khz;
 }
 
-/* Pages each strategy pages out: its reader and its writer pass. */
-static uint64_t rc_strategy_pages(const struct plan_reclaim *rc)
+/*
+ * Pages a strategy of batch b pages out: its reader pass, and its writer
+ * pass of one batch but at least writer_pages, within the cold region.
+ */
+static uint64_t rc_strategy_pages(const struct plan_reclaim *rc, uint64_t b)
 {
-	uint64_t w = rc->writer_pages < rc->cold_pages ? rc->writer_pages
-						       : rc->cold_pages;
+	uint64_t w = b > rc->writer_pages ? b : rc->writer_pages;
 
-	return rc->cold_pages + w;
+	if (!rc->writer_pages)
+		w = 0;
+	return rc->cold_pages + (w < rc->cold_pages ? w : rc->cold_pages);
 }
 
 /* Paging out per page and in batches of b: from the pilot, per page. */
 static uint64_t rc_pilot_cycles(const struct plan_reclaim *rc)
 {
-	uint64_t p = rc_strategy_pages(rc),
+	uint64_t p = rc_strategy_pages(rc, 1),
 		 sum = rc->per_page_passes * p * rc->pilot_page;
 	uint64_t flush = rc->pilot_page > rc->pilot_batch
 				 ? rc->pilot_page - rc->pilot_batch
@@ -146,6 +150,7 @@ static uint64_t rc_pilot_cycles(const struct plan_reclaim *rc)
 	for (uint32_t i = 0; i < rc->nbatches; i++) {
 		uint64_t b = rc->batches[i] ? rc->batches[i] : 1;
 
+		p = rc_strategy_pages(rc, b);
 		sum += p * (rc->pilot_batch + flush / b);
 	}
 	return sum;
@@ -158,7 +163,7 @@ static uint64_t rc_model_cycles(const struct plan_reclaim *rc,
 	/* The workers read memory all along: rounds reach busy CPUs. */
 	uint64_t rt =
 		c->ipi_all_busy > c->ipi_all ? c->ipi_all_busy : c->ipi_all;
-	uint64_t p = rc_strategy_pages(rc), sf = serial_factor(c);
+	uint64_t p = rc_strategy_pages(rc, 1), sf = serial_factor(c);
 	/* Every pass maps the region afresh and copies every page out. */
 	uint64_t per_pass = p * 2 * c->page_copy;
 	uint64_t sum =
@@ -166,7 +171,11 @@ static uint64_t rc_model_cycles(const struct plan_reclaim *rc,
 
 	for (uint32_t i = 0; i < rc->nbatches; i++) {
 		uint64_t b = rc->batches[i] ? rc->batches[i] : 1;
-		uint64_t flushes = (p + b - 1) / b;
+		uint64_t flushes;
+
+		p = rc_strategy_pages(rc, b);
+		per_pass = p * 2 * c->page_copy;
+		flushes = (p + b - 1) / b;
 		/* Linux's ceiling: more than 33 pages is a full flush. */
 		uint64_t handler = b <= 33 ? b * c->invlpg : c->cr3;
 

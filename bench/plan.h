@@ -84,8 +84,9 @@ struct plan_reclaim {
 	uint32_t per_page_passes; /* strategies that flush page by page */
 	uint32_t batches[PLAN_LIST_MAX], nbatches; /* batched strategies */
 	/*
-	 * Each strategy also pages out min(cold_pages, writer_pages) with
-	 * writing workers, for the lost-write verdict (0: writers=off).
+	 * Each strategy also pages out one batch, but at least writer_pages
+	 * (within the cold region), with writing workers, for the lost-write
+	 * verdict (0: writers=off).
 	 */
 	uint32_t writer_pages;
 	uint64_t duration_ms; /* the workers' baseline window per pass */

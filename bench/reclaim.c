@@ -541,8 +541,11 @@ static void losses(struct rc_run *run, uint64_t base_cyc, uint64_t dur_cyc)
 
 uint64_t rc_pass_pages(const struct rc_config *cfg, const struct rc_run *run)
 {
-	if (run->writers && cfg->cold_pages > RC_WRITER_PAGES)
-		return RC_WRITER_PAGES;
+	uint64_t w =
+		run->batch > RC_WRITER_PAGES ? run->batch : RC_WRITER_PAGES;
+
+	if (run->writers && cfg->cold_pages > w)
+		return w;
 	return cfg->cold_pages;
 }
 

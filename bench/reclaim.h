@@ -39,8 +39,8 @@ struct rc_run {
 	bool emulated;
 	/*
 	 * A writer pass: the workers also write their cold pages (for the
-	 * lost-write verdict), over the first RC_WRITER_PAGES of the cold
-	 * region only, and no loss is measured. A reader pass pages out the
+	 * lost-write verdict), over the first batch of the cold region
+	 * only (rc_pass_pages), and no loss is measured. A reader pass pages out the
 	 * whole region and measures the loss of workers that only read, as
 	 * the seed's did: writers would add the cost of their expected page
 	 * faults.
@@ -76,12 +76,14 @@ struct rc_config {
 };
 
 /*
- * A writer pass's size: one PMD, the unit a batch flushes. The writes
- * that can be lost are those racing the flush of the page being written,
- * which any size shows; the negative control passes the same size, so it
- * shows whether this one can see a lost write.
+ * A writer pass's size: one batch, but at least RC_WRITER_PAGES. The
+ * writes that can be lost are those racing the flush of the page being
+ * written, which any size shows; the negative control (a batch of 512)
+ * shows whether a pass of that size can see a lost write. Per-page
+ * flushes under a shadow-paging hypervisor cost tens of milliseconds a
+ * page, so their writer passes are kept short.
  */
-#define RC_WRITER_PAGES 512
+#define RC_WRITER_PAGES 64
 
 /* Buffers and the workers' hot regions, once; then the runs; then free. */
 bool rc_prepare(const struct rc_config *cfg);

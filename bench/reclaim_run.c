@@ -341,7 +341,7 @@ void reclaim_run(void)
 	c.count = c.writers; /* the negative control */
 	c.total = c.writers ? rc_pass_pages(&c, &control) : 0;
 	for (size_t i = 0; i < NRUNS; i++) {
-		struct rc_run w = {.writers = true};
+		struct rc_run w = {.writers = true, .batch = runs[i].batch};
 
 		if (!uses_ipis(&runs[i]) && !c.invlpgb_max_pages)
 			continue;
