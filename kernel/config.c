@@ -78,6 +78,9 @@ bool config_parse_console(const char *val, void *dst, char *why, size_t whylen)
 
 static const char *const exit_choices[] = {"halt", "reboot", NULL};
 static const char *const init_wait_choices[] = {"auto", "on", "off", NULL};
+/* In the order of enum idle_mode. */
+static const char *const idle_choices[] = {"auto", "poll", "hlt", "mwait",
+					   NULL};
 static const char *const inject_choices[] = {
 	"none", "fault", "fail", "fault-ap", "tsc-skew", "invlpgb-local", NULL,
 };
@@ -149,6 +152,17 @@ const struct cmdline_opt config_opts[] = {
 			"off",
 		.offset = CFG_OFF(init_wait),
 		.choices = init_wait_choices,
+	},
+	{
+		.key = "idle",
+		.kind = OPT_CHOICE,
+		.def = "auto",
+		.help = "how idle cpus wait for IPIs and work: poll (PAUSE "
+			"loop), hlt, mwait (MONITOR/MWAIT where CPUID has it, "
+			"else hlt) or auto (poll on bare metal and dedicated "
+			"KVM vCPUs, else hlt)",
+		.offset = CFG_OFF(idle),
+		.choices = idle_choices,
 	},
 	{
 		.key = "seed",

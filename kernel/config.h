@@ -22,6 +22,8 @@ enum selftest_inject {
 };
 /* init_wait=: the 10 ms wait after INIT at bring-up (smp/initwait.h). */
 enum init_wait_mode { INIT_WAIT_AUTO, INIT_WAIT_ON, INIT_WAIT_OFF };
+/* idle=: how the other CPUs wait for work (smp/idle.h). */
+enum idle_mode { IDLE_AUTO, IDLE_POLL, IDLE_HLT, IDLE_MWAIT };
 
 struct console_cfg {
 	uint16_t port; /* I/O port of the 16550 */
@@ -36,6 +38,7 @@ struct config {
 	bool help;		    /* help: print the keys and defaults */
 	uint64_t cpus;		    /* cpus=N: bring up N CPUs, 0 = all */
 	int init_wait;		    /* init_wait=auto|on|off */
+	int idle;		    /* idle=auto|poll|hlt|mwait */
 	uint64_t seed;		    /* seed=N: for randomised orders */
 	/* The experiments' parameters, parsed further by bench/params.c. */
 	char pages[160];      /* pages=K,K,...: pages per shootdown */

@@ -58,6 +58,11 @@ static void identify_hypervisor(struct cpu_info *c)
 	w[0] = r.ebx, w[1] = r.ecx, w[2] = r.edx;
 	copy_regs(c->hv_sig, w, 3);
 	c->hv_max_leaf = r.eax;
+	/* KVM's features leaf; a max leaf of 0 there means 0x40000001. */
+	if (!strcmp(c->hv_sig, "KVMKVMKVM") &&
+	    (c->hv_max_leaf >= KVM_CPUID_FEATURES || !c->hv_max_leaf))
+		c->hv_dedicated =
+			cpuid(KVM_CPUID_FEATURES).edx & KVM_HINTS_REALTIME;
 }
 
 static void identify_features(struct cpu_info *c)
@@ -67,6 +72,7 @@ static void identify_features(struct cpu_info *c)
 	c->hypervisor = r1.ecx & CPUID1_ECX_HYPERVISOR;
 	c->x2apic = r1.ecx & CPUID1_ECX_X2APIC;
 	c->pcid = r1.ecx & CPUID1_ECX_PCID;
+	c->monitor = r1.ecx & CPUID1_ECX_MONITOR;
 	if (c->max_leaf >= 7)
 		c->invpcid = cpuid_count(7, 0).ebx & CPUID7_EBX_INVPCID;
 	if (c->max_ext_leaf >= 0x80000001) {

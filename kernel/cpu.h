@@ -17,9 +17,12 @@ struct cpu_info {
 	bool hypervisor; /* CPUID.1:ECX[31] */
 	char hv_sig[13]; /* CPUID 0x40000000 signature, "" if none */
 	uint32_t hv_max_leaf;
+	/* KVM_HINTS_REALTIME: every vCPU has a host CPU to itself */
+	bool hv_dedicated;
 	uint32_t max_leaf, max_ext_leaf;
 
 	bool x2apic, pcid, invpcid, pdpe1gb, nx, invariant_tsc;
+	bool monitor; /* MONITOR/MWAIT: CPUID.01H:ECX[3] */
 	/*
 	 * invlpgb_cpuid: what CPUID says. invlpgb: whether the harness may use
 	 * it, i.e. CPUID says so and no hypervisor is present (a guest's

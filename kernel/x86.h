@@ -124,6 +124,34 @@ static inline void hlt(void)
 	asm volatile("hlt" ::: "memory");
 }
 
+/*
+ * Enables interrupts and halts: STI takes effect after the next
+ * instruction, so an interrupt pending at the STI still wakes the HLT.
+ */
+static inline void sti_hlt(void)
+{
+	asm volatile("sti; hlt" ::: "memory");
+}
+
+/* Arms the monitor on addr's cache line (no extensions, no hints). */
+static inline void monitor(const volatile void *addr)
+{
+	asm volatile("monitor" ::"a"(addr), "c"(0), "d"(0) : "memory");
+}
+
+/*
+ * Enables interrupts and waits in MWAIT (hint 0: C1) until the monitored
+ * line is written or an interrupt comes; the STI shadow covers MWAIT as it
+ * does HLT. The NOP after it: QEMU's TCG, where MWAIT returns at once with
+ * several vCPUs, keeps the STI shadow past the MWAIT and would never
+ * deliver an interrupt before the CLI that follows; one more instruction
+ * with interrupts on ends the shadow (on hardware it costs nothing).
+ */
+static inline void sti_mwait(void)
+{
+	asm volatile("sti; mwait; nop" ::"a"(0), "c"(0) : "memory");
+}
+
 static inline void irq_disable(void)
 {
 	asm volatile("cli" ::: "memory");
@@ -392,9 +420,13 @@ static inline __attribute__((noreturn)) void halt_forever(void)
 }
 
 /* CPUID bits the harness gates on. */
-#define CPUID1_ECX_X2APIC	  (1u << 21)
-#define CPUID1_ECX_PCID		  (1u << 17)
-#define CPUID1_ECX_HYPERVISOR	  (1u << 31)
+#define CPUID1_ECX_X2APIC     (1u << 21)
+#define CPUID1_ECX_MONITOR    (1u << 3)
+#define CPUID1_ECX_PCID	      (1u << 17)
+#define CPUID1_ECX_HYPERVISOR (1u << 31)
+/* KVM's paravirtual leaf (Linux: Documentation/virt/kvm/x86/cpuid.rst) */
+#define KVM_CPUID_FEATURES	  0x40000001u
+#define KVM_HINTS_REALTIME	  (1u << 0) /* EDX: vCPUs never preempted */
 #define CPUID7_EBX_INVPCID	  (1u << 10)
 #define CPUID80000001_EDX_PDPE1GB (1u << 26)
 #define CPUID80000001_EDX_NX	  (1u << 20)

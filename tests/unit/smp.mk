@@ -1,16 +1,17 @@
 # Host unit tests (cmocka) of the portable SMP code in smp/: the ACPI
 # parsers, CPU topology decoding, the cpumask, the choice of the wait
-# after INIT and the rules of the TSC handshake.
+# after INIT, the choice of the idle loop and the rules of the TSC
+# handshake.
 #
 # Included from the top-level Makefile, or used on its own from the top of
 # the repository:  make -f tests/unit/smp.mk smp-unit
 #
 #   smp-unit          compile the portable smp/ files as the kernel does
 #                     (smp-freestanding), then build build/host/test_{acpi,
-#                     topology,cpumask,initwait,tsc_handshake} with
+#                     topology,cpumask,initwait,idle,tsc_handshake} with
 #                     ASan/UBSan and run them; fails if any test fails
-#   smp-freestanding  compile smp/acpi*.c, smp/topology.c, smp/initwait.c
-#                     and smp/cpumask.h with the kernel's flags plus
+#   smp-freestanding  compile smp/acpi*.c, smp/topology.c, smp/initwait.c,
+#                     smp/idle.c and smp/cpumask.h with the kernel's flags plus
 #                     -fno-builtin: no libc, no SSE, no red zone
 #   smp-unit-clean    remove what these targets built
 #
@@ -38,25 +39,26 @@ SMP_KCFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding \
 	-fno-builtin -fno-pic -fno-pie -fno-stack-protector -mno-red-zone \
 	-mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 -mno-80387 -m64 -I.
 
-SMP_TESTS := acpi topology cpumask initwait tsc_handshake
+SMP_TESTS := acpi topology cpumask initwait idle tsc_handshake
 SMP_ACPI_SRCS := smp/acpi.c smp/acpi_rsdp.c smp/acpi_madt.c \
 	smp/acpi_tables.c
 SMP_SRCS_acpi := $(SMP_ACPI_SRCS) kernel/kstring.c kernel/printf.c
 SMP_SRCS_topology := smp/topology.c
 SMP_SRCS_cpumask :=
 SMP_SRCS_initwait := smp/initwait.c kernel/kstring.c
+SMP_SRCS_idle := smp/idle.c
 SMP_SRCS_tsc_handshake :=
 SMP_XFLAGS_acpi := -DACPI_DATA_DIR='"$(abspath $(SMP_UNIT_DIR)/data/acpi)"'
 SMP_XLIBS_cpumask := -pthread
 
 SMP_BINS := $(SMP_TESTS:%=$(SMP_OUT)/test_%)
 SMP_HDRS := $(wildcard smp/acpi*.h) smp/topology.h smp/cpumask.h \
-	smp/initwait.h smp/tsc_handshake.h kernel/config.h kernel/cmdline.h \
+	smp/initwait.h smp/idle.h smp/tsc_handshake.h kernel/config.h kernel/cmdline.h \
 	kernel/multiboot.h kernel/kstring.h kernel/printf.h \
 	$(SMP_UNIT_DIR)/unit.h
 
 # The freestanding objects live apart from the kernel's build/smp/ ones.
-SMP_KSRCS := $(SMP_ACPI_SRCS) smp/topology.c smp/initwait.c
+SMP_KSRCS := $(SMP_ACPI_SRCS) smp/topology.c smp/initwait.c smp/idle.c
 SMP_KOBJS := $(SMP_KSRCS:%.c=$(SMP_OUT)/freestanding/%.o)
 SMP_KMASK := $(SMP_OUT)/freestanding/smp/cpumask.o
 

@@ -36,6 +36,7 @@ static void test_defaults(void **state)
 	assert_false(cfg.help);
 	assert_int_equal(cfg.cpus, 0);
 	assert_int_equal(cfg.init_wait, INIT_WAIT_AUTO);
+	assert_int_equal(cfg.idle, IDLE_AUTO);
 	assert_int_equal(cfg.seed, 1);
 	assert_string_equal(cfg.pages, "1,2,8,32,33,64,512");
 	assert_string_equal(cfg.targets, "auto");
@@ -106,6 +107,15 @@ static void test_values(void **state)
 	assert_int_equal(cfg.init_wait, INIT_WAIT_OFF);
 	assert_int_equal(parse("init_wait=off init_wait=auto"), 0);
 	assert_int_equal(cfg.init_wait, INIT_WAIT_AUTO);
+	assert_int_equal(parse("idle=poll"), 0);
+	assert_int_equal(cfg.idle, IDLE_POLL);
+	assert_int_equal(parse("idle=hlt"), 0);
+	assert_int_equal(cfg.idle, IDLE_HLT);
+	assert_int_equal(parse("idle=mwait"), 0);
+	assert_int_equal(cfg.idle, IDLE_MWAIT);
+	assert_int_equal(parse("idle=hlt idle=auto"), 0);
+	assert_int_equal(cfg.idle, IDLE_AUTO);
+	assert_true(config_given(&cfg, "idle"));
 }
 
 /* The experiments' keys: kept as text here, parsed by bench/params.c. */
@@ -301,6 +311,10 @@ static void test_diagnostics(void **state)
 		   "default 'none'");
 	expect_one("init_wait=10", "cmdline: 'init_wait=10': expected "
 				   "auto|on|off: using default 'auto'");
+	expect_one("idle=spin", "cmdline: 'idle=spin': expected "
+				"auto|poll|hlt|mwait: using default 'auto'");
+	expect_one("idle=HLT", "cmdline: 'idle=HLT': expected "
+			       "auto|poll|hlt|mwait: using default 'auto'");
 	expect_one("help=3", "cmdline: 'help=3': expected "
 			     "1|0|yes|no|on|off|true|false: using default "
 			     "'off'");
