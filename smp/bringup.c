@@ -13,6 +13,7 @@
  * the second one only matters for a first one that came too early or was
  * lost). Every wait has its timeout.
  */
+#include "kernel/config.h"
 #include "kernel/cpu.h"
 #include "kernel/report.h"
 #include "kernel/string.h"
@@ -51,24 +52,82 @@ static uint32_t my_apic_id(void)
 }
 
 /*
- * Sleep until an IPI comes; run background work when some is posted. STI
- * takes effect after the next instruction, so an IPI that arrives between
- * the check and HLT still wakes the HLT: no wake-up is lost.
+ * The idle loops (idle=, smp/idle.h). Each returns the background work
+ * posted to pc (smp_start_background) with interrupts on; meanwhile the
+ * CPU takes IPIs.
  */
+static xcall_fn bg_posted(struct percpu *pc)
+{
+	return __atomic_load_n(&pc->bg_fn, __ATOMIC_ACQUIRE);
+}
+
+/* Awake all the time: the TLB keeps its entries, an IPI finds it running. */
+static xcall_fn idle_poll(struct percpu *pc)
+{
+	xcall_fn fn;
+
+	irq_enable();
+	while (!(fn = bg_posted(pc)))
+		cpu_relax();
+	return fn;
+}
+
+/*
+ * Checked with interrupts off, then STI;HLT: an IPI that comes between
+ * the check and HLT still wakes the HLT, so no wake-up is lost.
+ */
+static xcall_fn idle_hlt(struct percpu *pc)
+{
+	xcall_fn fn;
+
+	for (;;) {
+		irq_disable();
+		fn = bg_posted(pc);
+		if (fn)
+			break;
+		sti_hlt();
+	}
+	irq_enable();
+	return fn;
+}
+
+/*
+ * The monitor is armed before the last check, so a post after the check
+ * ends the MWAIT at once; interrupts end it too. PAUSE after each MWAIT:
+ * QEMU's TCG runs MWAIT as a no-op when there are several vCPUs, and PAUSE
+ * lets the others run (docs/qemu.md).
+ */
+static xcall_fn idle_mwait(struct percpu *pc)
+{
+	xcall_fn fn;
+
+	for (;;) {
+		irq_disable();
+		monitor(&pc->bg_fn);
+		fn = bg_posted(pc);
+		if (fn)
+			break;
+		sti_mwait();
+		cpu_relax();
+	}
+	irq_enable();
+	return fn;
+}
+
+/* Wait in idle= 's loop; run background work when some is posted. */
 static void ap_idle(struct percpu *pc)
 {
 	for (;;) {
-		void (*fn)(void *);
+		xcall_fn fn;
 
-		irq_disable();
-		fn = pc->bg_fn;
-		if (!fn) {
-			asm volatile("sti; hlt" ::: "memory");
-			continue;
-		}
+		if (smp_stats.idle == IDLE_POLL)
+			fn = idle_poll(pc);
+		else if (smp_stats.idle == IDLE_MWAIT)
+			fn = idle_mwait(pc);
+		else
+			fn = idle_hlt(pc);
 		pc->bg_fn = NULL;
-		irq_enable(); /* the work itself can take cross-calls */
-		fn(pc->bg_arg);
+		fn(pc->bg_arg); /* it can take cross-calls: interrupts on */
 		__atomic_fetch_add(&pc->bg_finished, 1, __ATOMIC_RELEASE);
 	}
 }

@@ -12,6 +12,7 @@
 #include "kernel/tsc.h"
 #include "mm/vm.h"
 #include "smp/apic.h"
+#include "smp/idle.h"
 #include "smp/initwait.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
@@ -140,6 +141,11 @@ static void choose_cpus(uint64_t max_cpus)
 
 void smp_init(const struct config *cfg)
 {
+	const struct idle_cpu idle_cpu = {
+		.monitor = cpu_info.monitor,
+		.hypervisor = cpu_info.hypervisor,
+		.hv_dedicated = cpu_info.hv_dedicated,
+	};
 	const char *why = NULL;
 	uint64_t t0;
 
@@ -160,6 +166,9 @@ void smp_init(const struct config *cfg)
 	smp_stats.init_wait =
 		smp_init_wait(cfg->init_wait, cpu_info.vendor, cpu_info.family,
 			      cpu_info.hypervisor, &smp_stats.init_wait_why);
+	smp_stats.idle_requested = cfg->idle;
+	smp_stats.idle =
+		smp_idle_choose(cfg->idle, &idle_cpu, &smp_stats.idle_why);
 	t0 = rdtsc_ordered();
 	if (!smp_start_aps(mm_stats.trampoline, smp_stats.init_wait, &why))
 		report_fail("smp: bringup", "%s; running on the boot cpu only",
@@ -189,6 +198,9 @@ void smp_report(void)
 			    smp_stats.init_wait ? "with" : "without",
 			    smp_stats.init_wait_why, smp_stats.sipis,
 			    nr_cpus - 1);
+	if (nr_cpus > 1)
+		report_info("smp: idle cpus wait in %s (%s)",
+			    smp_idle_name(smp_stats.idle), smp_stats.idle_why);
 	report_info("smp: largest TSC offset from cpu 0: %lld cycles; %s",
 		    (long long)smp_stats.tsc_max_offset,
 		    smp_stats.tsc_trusted

@@ -19,6 +19,9 @@ struct smp_stats {
 	uint64_t bringup_cycles;
 	bool init_wait;		   /* waited 10 ms after INIT (init_wait=) */
 	const char *init_wait_why; /* why (smp_init_wait()) */
+	int idle;		   /* the idle loop used (enum idle_mode) */
+	int idle_requested;	   /* idle= as given */
+	const char *idle_why;	   /* why (smp_idle_choose()) */
 	unsigned sipis;		   /* STARTUP IPIs sent */
 	int64_t tsc_max_offset;	   /* largest |offset| from the boot CPU */
 	bool tsc_trusted;	   /* invariant and offsets within tolerance */
@@ -47,7 +50,10 @@ void smp_selftest_run(const struct config *cfg);
 /* smp/tsc_sync.c: fills percpu[]->tsc_offset_signed and the stats. */
 void smp_measure_tsc(void);
 
-/* smp/bringup.c */
+/*
+ * smp/bringup.c. The APs idle in smp_stats.idle's loop (smp/idle.h), set
+ * before they start.
+ */
 bool smp_start_aps(uint64_t tramp_page, bool init_wait, const char **why);
 
 /*

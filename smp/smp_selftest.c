@@ -5,14 +5,18 @@
  */
 #include "kernel/config.h"
 #include "kernel/cpu.h"
+#include "kernel/printf.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "smp/apic.h"
+#include "smp/idle.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
 #define IPI_STORM 10000
+/* Background work must start within this on every idle CPU. */
+#define WAKE_TIMEOUT_US 2000000
 
 static volatile uint32_t answered[MAX_CPUS];
 static volatile uint32_t hits[MAX_CPUS];
@@ -200,6 +204,56 @@ static void inject_fault_ap(void)
 	report_fail("smp: selftest=fault-ap", "cpu %u did not fault", last);
 }
 
+static void nothing(void *arg)
+{
+	(void)arg;
+}
+
+static uint32_t wake_before[MAX_CPUS];
+
+/* Posts nothing() to every other CPU; the number that did not run it. */
+static unsigned wake_all(void)
+{
+	uint64_t start = rdtsc(), limit = us_to_cycles(WAKE_TIMEOUT_US);
+	unsigned cpu, late = 0;
+
+	for (cpu = 1; cpu < nr_cpus; cpu++) {
+		wake_before[cpu] = smp_background_finished(cpu);
+		if (!smp_start_background(cpu, nothing, NULL))
+			wake_before[cpu] = ~0u; /* busy: counted as late */
+	}
+	for (cpu = 1; cpu < nr_cpus; cpu++) {
+		while (smp_background_finished(cpu) == wake_before[cpu] &&
+		       rdtsc() - start < limit)
+			cpu_relax();
+		late += smp_background_finished(cpu) == wake_before[cpu] ||
+			wake_before[cpu] == ~0u;
+	}
+	return late;
+}
+
+/*
+ * Posted work must wake every idle CPU. Under idle=poll and idle=mwait no
+ * IPI comes with it (smp_start_background): the store to the wake word
+ * alone must do it. An idle=mwait that CPUID cannot give is a SKIP.
+ */
+static void check_idle(const struct config *cfg)
+{
+	char name[64];
+	unsigned late;
+
+	if (cfg->idle == IDLE_MWAIT && smp_stats.idle != IDLE_MWAIT)
+		report_skip("smp: idle=mwait", "%s", smp_stats.idle_why);
+	if (nr_cpus < 2)
+		return;
+	ksnprintf(name, sizeof(name),
+		  "smp: idle %s: posted work wakes every cpu",
+		  smp_idle_name(smp_stats.idle));
+	late = wake_all();
+	report_check(!late, name, "%u cpus did not start it within %u ms", late,
+		     WAKE_TIMEOUT_US / 1000);
+}
+
 void smp_selftest_run(const struct config *cfg)
 {
 	check_online();
@@ -207,6 +261,7 @@ void smp_selftest_run(const struct config *cfg)
 	check_on_cpumask();
 	check_barrier();
 	check_refused_send();
+	check_idle(cfg);
 	if (cfg->inject == INJECT_FAULT_AP)
 		inject_fault_ap();
 }

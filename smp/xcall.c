@@ -6,6 +6,7 @@
  * counted in memory, never by counting interrupts: several IPIs of one
  * vector to one CPU coalesce into one interrupt.
  */
+#include "kernel/config.h"
 #include "kernel/cpu.h"
 #include "kernel/report.h"
 #include "kernel/spinlock.h"
@@ -253,8 +254,13 @@ bool smp_start_background(unsigned cpu, xcall_fn fn, void *arg)
 		return false;
 	pc->bg_arg = arg;
 	__atomic_store_n(&pc->bg_fn, fn, __ATOMIC_RELEASE);
-	/* Wake it from HLT; the ping handler only acknowledges. */
-	if (!apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_PING))
+	/*
+	 * Only HLT needs an interrupt to notice: a polling CPU sees the store,
+	 * and an MWAIT ends on it (the monitored line). The ping handler only
+	 * acknowledges.
+	 */
+	if (smp_stats.idle == IDLE_HLT &&
+	    !apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_PING))
 		send_failed(&cpu);
 	return true;
 }
