@@ -16,7 +16,9 @@
 #include "kernel/x86.h"
 #include "mm/memops.h"
 #include "mm/vm.h"
+#include "smp/idle.h"
 #include "smp/percpu.h"
+#include "smp/smp.h"
 
 #define OVERHEAD_ROUNDS 1000
 #define PROGRESS_US	3000000
@@ -227,6 +229,8 @@ void result_emit(struct result *r)
 	json_u64(&rec.j, "pages", r->pages);
 	json_u64(&rec.j, "targets", r->targets);
 	json_u64(&rec.j, "samples", r->n);
+	/* The responders' idle loop changes what an IPI costs (smp/idle.h). */
+	json_str(&rec.j, "idle", smp_idle_name(smp_stats.idle));
 	json_str(&rec.j, "unit", "cycles");
 	emit_stats(&rec.j, &r->st);
 	if (tsc_freq.khz)

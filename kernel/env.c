@@ -11,6 +11,7 @@
 #include "tsc.h"
 #include "version.h"
 #include "smp/apic.h"
+#include "smp/idle.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
@@ -37,6 +38,7 @@ static void env_features(struct json *j)
 	json_bool(j, "invariant_tsc", cpu_info.invariant_tsc);
 	json_bool(j, "pdpe1gb", cpu_info.pdpe1gb);
 	json_bool(j, "nx", cpu_info.nx);
+	json_bool(j, "monitor", cpu_info.monitor);
 	json_end_object(j);
 }
 
@@ -77,6 +79,8 @@ static void env_smp(struct json *j)
 		  apic_mode == APIC_X2APIC && cpu_info.apic_msr_fence);
 	json_u64(j, "bringup_us", tsc_to_ns(smp_stats.bringup_cycles) / 1000);
 	json_bool(j, "bringup_init_wait", smp_stats.init_wait);
+	json_str(j, "idle", smp_idle_name(smp_stats.idle));
+	json_str(j, "idle_requested", smp_idle_name(smp_stats.idle_requested));
 	json_i64(j, "tsc_max_offset", smp_stats.tsc_max_offset);
 	json_bool(j, "tsc_trusted", smp_stats.tsc_trusted);
 	smp_env_topology(j);

@@ -13,9 +13,10 @@ What is checked:
   - Every @json line is one JSON object with "type" and "seq"; seq runs
     0, 1, 2, ... with no gap (a gap means a lost line).
   - The first record is "env" with its fields (tsc_khz is the estimate of
-    tsc_source, rdtsc_trapped agrees with rdtsc_cycles; the TSC fields of
-    later builds are checked where present); "result", "tick" and "fault" records
-    have theirs; the last record is "summary", and its counts agree with the
+    tsc_source, rdtsc_trapped agrees with rdtsc_cycles, idle is what
+    idle_requested can give; the fields of later builds are checked where
+    present); "result", "tick" and "fault" records have theirs (a result
+    carries the env's idle wherever the env has one); the last record is "summary", and its counts agree with the
     PASS/FAIL/SKIP lines and with the number of records before it.
   - Exactly one SUMMARY line, after the last verdict, agreeing with them.
   - EXIT: STATUS=<n> is the last protocol line, and n agrees with the
@@ -158,6 +159,8 @@ def check_fields(obj, fields):
 TSC_SOURCES = ("hpet", "pmtimer", "pit", "cpuid-15h", "hypervisor", "cpuid-16h")
 # rdtsc_trapped is rdtsc_cycles above this (kernel/tsc_estimate.h).
 RDTSC_TRAPPED_CYCLES = 500
+# The idle loops of the CPUs other than 0 (env and result "idle").
+IDLE_MODES = ("poll", "hlt", "mwait")
 
 # The fields each record type must have (docs/output.md, "Records"). Where a
 # value may be unknown on some machine, null is allowed.
@@ -196,7 +199,13 @@ ENV_LATER_FIELDS = {
     "rdtsc_trapped": want_bool(),
     "bringup_init_wait": want_bool(),
     "apic_fence": want_bool(),
+    "idle": want_choice(*IDLE_MODES),
+    "idle_requested": want_choice("auto", *IDLE_MODES),
 }
+# What idle_requested may come to (smp/idle.h): mwait without MONITOR
+# falls back to hlt; auto polls or halts.
+IDLE_OUTCOMES = {"poll": ("poll",), "hlt": ("hlt",), "mwait": ("mwait", "hlt"),
+                 "auto": ("poll", "hlt")}
 RESULT_FIELDS = {
     "bench": want_str(nonempty=True),
     "strategy": want_str(nonempty=True),
@@ -416,7 +425,7 @@ def check_records(rep):
                 rep.problem(n, f"env: {p}")
             check_env_consistency(rep, rec, n)
         elif kind == "result":
-            for p in check_result(rec):
+            for p in check_result(rec) + check_result_idle(rec, rep.env):
                 rep.problem(n, f"result: {p}")
         elif kind == "tick":
             fields = dict(TICK_FIELDS, **TICK_BENCH_FIELDS.get(rec.get("bench"), {}))
@@ -453,6 +462,33 @@ def check_env_consistency(rep, env, n):
         rep.problem(n, "env: apic is x2apic but features.x2apic is false")
     check_env_fence(rep, env, n)
     check_env_tsc(rep, env, n)
+    check_env_idle(rep, env, n)
+
+
+def check_env_idle(rep, env, n):
+    """idle where present: what idle_requested can come to."""
+    idle, req = env.get("idle"), env.get("idle_requested")
+    if "idle" in env and "idle_requested" not in env:
+        rep.problem(n, "env: idle without idle_requested")
+    if req in IDLE_OUTCOMES and idle in IDLE_MODES and idle not in IDLE_OUTCOMES[req]:
+        rep.problem(n, f"env: idle is {json.dumps(idle)} but idle_requested "
+                    f"{json.dumps(req)} can only give "
+                    f"{' or '.join(IDLE_OUTCOMES[req])}")
+
+
+def check_result_idle(rec, env):
+    """A result's idle: required, and the env's, once the env has one (a
+    build that records it records it everywhere)."""
+    if "idle" not in rec:
+        return ["missing field 'idle' (the env record has one)"] \
+            if env is not None and "idle" in env else []
+    if rec["idle"] not in IDLE_MODES:
+        return [f"field 'idle' must be one of {', '.join(IDLE_MODES)} "
+                f"(is {json.dumps(rec['idle'])})"]
+    if env is not None and env.get("idle") in IDLE_MODES and rec["idle"] != env["idle"]:
+        return [f"idle is {json.dumps(rec['idle'])} but the env record "
+                f"says {json.dumps(env['idle'])}"]
+    return []
 
 
 def check_env_fence(rep, env, n):
