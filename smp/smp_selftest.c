@@ -243,7 +243,7 @@ static void check_idle(const struct config *cfg)
 	unsigned late;
 
 	if (cfg->idle == IDLE_MWAIT && smp_stats.idle != IDLE_MWAIT)
-		report_skip("smp: idle=mwait", "%s", smp_stats.idle_why);
+		report_skip("smp: idle", "%s", smp_stats.idle_why);
 	if (nr_cpus < 2)
 		return;
 	ksnprintf(name, sizeof(name),
