@@ -454,15 +454,32 @@ static void page_out(struct rc_run *run, uint64_t *samples)
 	run->pages = n;
 }
 
-/* Each page's swap copy must hold the last write that succeeded. */
-static uint64_t lost_writes(void)
+/*
+ * Each page's swap copy must hold the last write that succeeded. Page p
+ * is written by worker p % workers only: run->lost_workers counts the
+ * workers that lost one, of run->writing_workers (those with a page in
+ * this pass).
+ */
+static void lost_writes(struct rc_run *run)
 {
-	uint64_t lost = 0;
+	static bool lost_by[MAX_CPUS];
+	unsigned nw = cur->workers;
 
-	for (uint64_t p = 0; p < pass_pages; p++)
-		lost += *(volatile uint64_t *)phys_to_virt(
-				swap_pa + p * PAGE_SIZE) != last_write[p];
-	return lost;
+	run->lost = 0;
+	run->lost_workers = 0;
+	run->writing_workers = nw < pass_pages ? nw : (unsigned)pass_pages;
+	for (unsigned w = 0; w < nw; w++)
+		lost_by[w] = false;
+	for (uint64_t p = 0; p < pass_pages; p++) {
+		if (*(volatile uint64_t *)phys_to_virt(
+			    swap_pa + p * PAGE_SIZE) == last_write[p])
+			continue;
+		run->lost++;
+		if (!lost_by[p % nw]) {
+			lost_by[p % nw] = true;
+			run->lost_workers++;
+		}
+	}
 }
 
 static uint64_t snap[3][MAX_CPUS];
@@ -581,7 +598,9 @@ bool rc_run_strategy(const struct rc_config *cfg, struct rc_run *run,
 	stop_workers();
 	pf_expect_end(NULL);
 	run->cycles = t2 - t1;
-	run->lost = run->writers ? lost_writes() : 0;
+	run->lost = 0;
+	if (run->writers)
+		lost_writes(run);
 	if (!run->writers)
 		losses(run, t1 - t0, t2 - t1);
 	return true;

@@ -48,6 +48,8 @@ struct rc_run {
 	bool writers;
 	/* measured */
 	uint64_t pages, flushes, icr, irqs, cycles, lost;
+	/* Workers that lost a write, of those that wrote in this pass. */
+	unsigned lost_workers, writing_workers;
 	int64_t loss_pct, loss_min, loss_median;
 	uint64_t base_reads, during_reads;
 	uint64_t ticks;	  /* cycles spent printing ticks and progress */
