@@ -63,6 +63,9 @@ static void size_up(struct rc_config *c, unsigned workers)
 	if (workers && hot * workers > RC_HOT_SPACE)
 		hot = RC_HOT_SPACE / workers;
 	c->cold_pages = cold / PAGE_SIZE / PMD_PAGES * PMD_PAGES;
+	/* Less than a PMD (reclaim_mb=1): one PMD, said in reclaim_run() */
+	if (!c->cold_pages && cold)
+		c->cold_pages = PMD_PAGES;
 	c->hot_pages = hot / PAGE_SIZE ? hot / PAGE_SIZE : 1;
 	c->workers = workers;
 }
@@ -346,6 +349,10 @@ void reclaim_run(void)
 			       .base_us = bench_params.duration_ms * 1000,
 			       .seed = bench_params.seed};
 	size_up(&c, cpumask_count(&cpus_online) - 1);
+	if (bench_params.reclaim_mb && bench_params.reclaim_mb < 2)
+		report_info("reclaim: reclaim_mb=%llu is less than one PMD, "
+			    "the unit a batch pages out: paging out 2 MiB",
+			    (unsigned long long)bench_params.reclaim_mb);
 	c.invlpgb_max_pages = bench_invlpgb("reclaim", &c.invlpgb_emulated);
 	c.progress = true;
 	control.writers = true;
