@@ -1,0 +1,221 @@
+"""The command line of tools/shootdown.py: one subcommand per job.
+
+    check    a log against the output contract (tools/checklog.py, unchanged)
+    table    the human tables of a log or JSONL file
+    compare  two sets of runs, with significance and a CI-gateable status
+    plot     PNG/SVG figures and an HTML page of one run
+    tap      the verdicts as TAP version 13
+    junit    the verdicts as JUnit XML
+
+Exit statuses: check keeps checklog's (0 clean, 1 problems, 2 unreadable);
+compare: 0 no significant slowdown, 1 a significant slowdown beyond the
+threshold, 2 bad input; table, plot, tap, junit: 0 done, 2 bad input (tap
+and junit describe failures in their output, they do not fail themselves,
+unless --status is given: then 1 when a verdict failed).
+"""
+
+import argparse
+import json
+import os
+import sys
+
+import checklog
+import compare as compare_mod
+import tables
+import verdicts
+from runs import InputError, load, load_all
+
+BENCHES = ("primitives", "shootdown", "reclaim", "flushloop")
+EXIT_OK, EXIT_WORSE, EXIT_INPUT = 0, 1, 2
+
+
+def positive_float(text):
+    """argparse type: a number > 0."""
+    v = float(text)
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"{text} is not > 0")
+    return v
+
+
+def probability(text):
+    """argparse type: a number in (0, 1)."""
+    v = float(text)
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 1")
+    return v
+
+
+def build_parser():
+    """The parser with every subcommand."""
+    ap = argparse.ArgumentParser(
+        prog="shootdown.py",
+        description="Work with saved shootdown console logs and JSONL files "
+        "(docs/results.md).")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    sub.add_parser("check", add_help=False,
+                   help="check a log against docs/output.md (tools/checklog.py; "
+                   "'check --help' for its options)")
+
+    p = sub.add_parser("table", help="the human tables of a log or JSONL file")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--bench", action="append", choices=BENCHES,
+                   help="only this experiment (repeatable)")
+
+    p = sub.add_parser("compare", help="compare runs A with runs B",
+                       description="compare A B, or A1 A2 ... -- B1 B2 ..., or "
+                       "--a FILE ... --b FILE ...: each side is one or more runs "
+                       "(logs or JSONL) of one setup. Exit 0: no significant "
+                       "slowdown; 1: B significantly slower by the threshold or "
+                       "more somewhere; 2: bad input.")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="two files (A B), or A files -- B files")
+    p.add_argument("--a", action="append", default=[], metavar="FILE", help="a run of side A")
+    p.add_argument("--b", action="append", default=[], metavar="FILE", help="a run of side B")
+    p.add_argument("--threshold", type=float, default=5.0, metavar="PCT",
+                   help="smallest p50 change (percent) called slower or faster (default 5)")
+    p.add_argument("--alpha", type=probability, default=0.05,
+                   help="significance level, after Holm's correction (default 0.05)")
+    p.add_argument("--correction", choices=("holm", "none"), default="holm",
+                   help="multiple-comparison correction over the rows (default holm)")
+    p.add_argument("--bootstrap", type=int, default=2000, metavar="N",
+                   help="bootstrap resamples for the interval (default 2000)")
+    p.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
+    p.add_argument("--bench", action="append", choices=BENCHES,
+                   help="only this experiment (repeatable)")
+    p.add_argument("--json", metavar="OUT", help="also write the rows and verdict as JSON")
+
+    p = sub.add_parser("plot", help="PNG/SVG figures and an HTML page of one run")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--out", metavar="DIR",
+                   help="output directory (default: FILE without its extension, + '-plots')")
+
+    for name, what in (("tap", "TAP version 13"), ("junit", "JUnit XML")):
+        p = sub.add_parser(name, help=f"the verdicts of a log as {what}")
+        p.add_argument("file", metavar="LOG")
+        p.add_argument("-o", "--out", metavar="FILE", help="write here (default stdout)")
+        p.add_argument("--no-log-check", action="store_true",
+                       help="leave out the point that says whether the log is complete")
+        p.add_argument("--status", action="store_true",
+                       help="exit 1 when a verdict (or the log check) failed")
+    return ap
+
+
+def split_sides(args, ap):
+    """The two sides' files from the positional files and --a/--b."""
+    a, b = list(args.a), list(args.b)
+    if args.files_b is not None:
+        a += args.files
+        b += args.files_b
+    elif args.files:
+        if len(args.files) != 2 or a or b:
+            ap.error("compare: give A B, or A files -- B files, or --a/--b")
+        a, b = [args.files[0]], [args.files[1]]
+    if not a or not b:
+        ap.error("compare: each side needs at least one file")
+    return a, b
+
+
+def cmd_table(args):
+    """table: every file's tables."""
+    runs = load_all(args.files)
+    out = []
+    for run in runs:
+        head = f"== {run.path}" if len(runs) > 1 else None
+        body = tables.render_run(run, args.bench)
+        out.append(f"{head}\n{body}" if head else body)
+        if run.problems:
+            out.append(f"({run.name}: {len(run.problems)} problem(s) with the log; "
+                       "'check' lists them)")
+    print("\n\n".join(out))
+    return EXIT_OK
+
+
+def cmd_compare(args, ap):
+    """compare: the report, and the gating status."""
+    a_files, b_files = split_sides(args, ap)
+    side_a = compare_mod.Side("A", load_all(a_files))
+    side_b = compare_mod.Side("B", load_all(b_files))
+    cmp = compare_mod.Comparison(side_a, side_b, args)
+    if not cmp.rows:
+        print(cmp.render())
+        print("compare: no configuration is in both A and B", file=sys.stderr)
+        return EXIT_INPUT
+    print(cmp.render())
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(cmp.as_json(), f, indent=1)
+            f.write("\n")
+    return cmp.status()
+
+
+def cmd_plot(args, allow_reexec):
+    """plot: figures, manifest, page."""
+    import plots
+    run = load(args.file)
+    outdir = args.out or (os.path.splitext(args.file)[0] + "-plots")
+    try:
+        manifest = plots.plot_run(run, outdir, allow_reexec)
+    except plots.MissingMatplotlib as exc:
+        print(f"shootdown.py plot: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    for ent in manifest["figures"]:
+        if "skipped" in ent:
+            print(f"{ent['name']}: not drawn: {ent['skipped']}")
+        else:
+            print(f"{os.path.join(outdir, ent['png'])} ({ent['width']}x{ent['height']}), "
+                  f"{ent['svg']}")
+    print(os.path.join(outdir, "index.html"))
+    return EXIT_OK
+
+
+def cmd_verdicts(args):
+    """tap / junit: the verdicts of a log."""
+    run = load(args.file)
+    if run.kind != "log":
+        raise InputError(f"{args.file}: a JSONL file has no verdict lines; give the console log")
+    log_check = not args.no_log_check
+    text = verdicts.to_tap(run, log_check) if args.command == "tap" else \
+        verdicts.junit_text(run, log_check)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    failed = any(p.kind == "FAIL" for p in verdicts.points(run, log_check))
+    return EXIT_WORSE if args.status and failed else EXIT_OK
+
+
+def pre_split(argv):
+    """compare's 'A ... -- B ...': the files after '--' are side B. argparse
+    would take '--' as the end of options only, so it is split here."""
+    if argv and argv[0] == "compare" and "--" in argv:
+        i = argv.index("--")
+        return argv[:i], argv[i + 1:]
+    return argv, None
+
+
+def main(argv=None, allow_reexec=False):
+    """Entry point; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "check":
+        return checklog.main(argv[1:])
+    argv, files_b = pre_split(argv)
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    args.files_b = files_b
+    try:
+        if args.command == "table":
+            return cmd_table(args)
+        if args.command == "compare":
+            if args.bootstrap < 100:
+                ap.error("--bootstrap must be at least 100")
+            return cmd_compare(args, ap)
+        if args.command == "plot":
+            return cmd_plot(args, allow_reexec)
+        return cmd_verdicts(args)
+    except InputError as exc:
+        print(f"shootdown.py {args.command}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except BrokenPipeError:
+        return EXIT_OK

@@ -1,0 +1,345 @@
+"""Two sets of runs, configuration by configuration: did B get slower?
+
+Each side is one or more runs (logs or JSONL files) of the same setup.
+Result records are joined on their configuration key (config.py). A row
+shows each side's p50 and p99 (the median over the side's runs), the
+change in percent, a bootstrap interval of the p50 change, and the p-value
+of a Mann-Whitney U test over the side's pooled samples (raw where the
+runs printed them, else histogram buckets). p-values are Holm-corrected
+over the rows tested. A row is:
+
+  slower / faster        p < alpha after correction, and p50 moved by at
+                         least --threshold percent that way
+  no significant change  otherwise
+  p50 only               a side has no histogram (older builds): the
+                         change is shown, its significance cannot be known
+
+Overall: slower if any row is slower, else faster if any is faster, else
+no significant change. Exit status: 0 no significant slowdown, 1 at least
+one row significantly slower by the threshold or more, 2 bad input.
+"""
+
+import json
+
+import stats
+from config import config_key, describe, plain
+from hist import Dist, hist_problem
+from tables import format_table
+
+SLOWER, FASTER, SAME, P50_ONLY = "slower", "faster", "no significant change", "p50 only"
+# Env fields whose difference makes a comparison suspect, with a label.
+ENV_FIELDS = (("cpu.vendor", "CPU vendor"), ("cpu.brand", "CPU model"),
+              ("cpu.family", "CPU family"), ("cpu.model", "CPU model number"),
+              ("cpu.stepping", "CPU stepping"), ("microcode", "microcode"),
+              ("hypervisor", "accelerator/hypervisor"), ("cpus_online", "cpus_online"),
+              ("apic", "APIC mode"), ("cmdline", "command line"),
+              ("version", "build"))
+TSC_TOLERANCE = 0.01
+
+
+class Side:
+    """One side of a comparison: its runs and their records by key."""
+
+    def __init__(self, label, runs):
+        self.label = label
+        self.runs = runs
+        self.by_key = {}
+        for run in runs:
+            for rec in run.results():
+                if rec.get("samples") and rec.get("p50") is not None:
+                    self.by_key.setdefault(config_key(rec), []).append((run, rec))
+
+    def names(self):
+        """The files, for the heading."""
+        return ", ".join(r.name for r in self.runs)
+
+
+class Row:
+    """One joined configuration and what was found about it."""
+
+    def __init__(self, key, a_recs, b_recs):
+        self.key = key
+        self.a_recs, self.b_recs = a_recs, b_recs
+        self.unit = "ns" if all(r.get("ns_p50") is not None and r.get("ns_p99") is not None
+                                for _, r in a_recs + b_recs) else "cycles"
+        self.a50, self.b50 = self.side_stat(a_recs, "p50"), self.side_stat(b_recs, "p50")
+        self.a99, self.b99 = self.side_stat(a_recs, "p99"), self.side_stat(b_recs, "p99")
+        self.d50, self.d99 = pct(self.a50, self.b50), pct(self.a99, self.b99)
+        self.kind = None      # "raw" or "hist" when tested
+        self.p = self.p_adj = None
+        self.ci = None
+        self.verdict = P50_ONLY
+        self.notes = []
+        self.missing = []     # the sides without a distribution
+
+    def side_stat(self, recs, stat):
+        """The median over a side's runs of one statistic, in the row's unit."""
+        field = ("ns_" + stat) if self.unit == "ns" else stat
+        return stats.median([r[field] for _, r in recs])
+
+    def describe(self):
+        """The configuration without the bench."""
+        return describe(self.key)
+
+    @property
+    def bench(self):
+        return plain(dict(self.key)["bench"])
+
+
+def pct(a, b):
+    """(b / a - 1) in percent, or None when a is not positive."""
+    if a is None or b is None or a <= 0:
+        return None
+    return (b / a - 1.0) * 100.0
+
+
+def side_dist(recs):
+    """The pooled distribution of a side's records, and a note when there is
+    none (no histogram, or one that breaks the contract)."""
+    dists, notes = [], []
+    for run, rec in recs:
+        why = hist_problem(rec)
+        if why:
+            notes.append(f"{run.name}: {why}")
+        dists.append(Dist.of_record(rec))
+    if any(d is None for d in dists):
+        return None, notes
+    return Dist.pool(dists), notes
+
+
+def ns_per_cycle(recs, unit):
+    """The factor that turns a side's cycles into the row's unit: from the
+    record's own ns and cycle p50 (so it is the rate that record used)."""
+    if unit != "ns":
+        return 1.0
+    factors = [r["ns_p50"] / r["p50"] for _, r in recs if r.get("p50")]
+    return stats.median(factors) if factors else 1.0
+
+
+def test_row(row, opts):
+    """Runs the rank test and the bootstrap for one row where both sides
+    have distributions; leaves the verdict for judge()."""
+    da, notes_a = side_dist(row.a_recs)
+    db, notes_b = side_dist(row.b_recs)
+    row.notes += notes_a + notes_b
+    if da is None or db is None:
+        row.missing = [lab for lab, d in (("A", da), ("B", db)) if d is None]
+        return
+    sa, sb = ns_per_cycle(row.a_recs, row.unit), ns_per_cycle(row.b_recs, row.unit)
+    row.kind = "raw" if da.kind == db.kind == "raw" else "hist"
+    pa = [(v * sa, w) for v, w in da.points()]
+    pb = [(v * sb, w) for v, w in db.points()]
+    row.p = stats.mann_whitney(pa, pb).p
+    row.ci = stats.bootstrap_ratio_ci(da, db, 0.5, sa, sb, iterations=opts.bootstrap,
+                                      confidence=1.0 - opts.alpha, seed=opts.seed)
+
+
+def judge(rows, opts):
+    """Holm-corrects the p-values and gives every tested row its verdict."""
+    adjusted = stats.holm([r.p for r in rows]) if opts.correction == "holm" else \
+        [r.p for r in rows]
+    for row, p_adj in zip(rows, adjusted):
+        row.p_adj = p_adj
+        if p_adj is None:
+            row.verdict = P50_ONLY
+        elif p_adj < opts.alpha and row.d50 is not None and row.d50 >= opts.threshold:
+            row.verdict = SLOWER
+        elif p_adj < opts.alpha and row.d50 is not None and row.d50 <= -opts.threshold:
+            row.verdict = FASTER
+        else:
+            row.verdict = SAME
+
+
+def get_path(obj, path):
+    """obj['a']['b'] for 'a.b', or None."""
+    for part in path.split("."):
+        if not isinstance(obj, dict):
+            return None
+        obj = obj.get(part)
+    return obj
+
+
+def normal_cmdline(cmdline):
+    """The kernel arguments without the image path QEMU and GRUB put first
+    (it names the build directory, not the configuration)."""
+    if not isinstance(cmdline, str):
+        return cmdline
+    words = cmdline.split()
+    if words and "=" not in words[0] and "/" in words[0]:
+        words = words[1:]
+    return " ".join(words)
+
+
+def env_warnings(a, b):
+    """Warnings about env fields that differ between or within the sides."""
+    warns = []
+    runs = [(a.label, r) for r in a.runs] + [(b.label, r) for r in b.runs]
+    for run_label, run in runs:
+        if run.env is None:
+            warns.append(f"{run_label} {run.name}: no env record: cannot check the machine")
+    envs = [(lab, r.name, r.env) for lab, r in runs if r.env is not None]
+    for path, label in ENV_FIELDS:
+        seen = {}
+        for lab, name, env in envs:
+            value = get_path(env, path)
+            if path == "cmdline":
+                value = normal_cmdline(value)
+            seen.setdefault(json.dumps(value), []).append(f"{lab}:{name}")
+        if len(seen) > 1:
+            parts = "; ".join(f"{v} in {', '.join(w)}" for v, w in seen.items())
+            warns.append(f"{label} differs: {parts}")
+    rates = [(f"{lab}:{name}", env.get("tsc_khz")) for lab, name, env in envs
+             if isinstance(env.get("tsc_khz"), int)]
+    if rates:
+        lo, hi = min(r for _, r in rates), max(r for _, r in rates)
+        if hi > lo * (1 + TSC_TOLERANCE):
+            warns.append(f"TSC rate differs by more than {TSC_TOLERANCE:.0%}: " +
+                         ", ".join(f"{n} {r} kHz" for n, r in rates))
+    return warns
+
+
+def join(a, b, benches=None):
+    """The rows both sides have (sorted by key), and the keys only one has."""
+    keys_a, keys_b = set(a.by_key), set(b.by_key)
+    if benches:
+        keep = lambda k: plain(dict(k)["bench"]) in benches  # noqa: E731
+        keys_a, keys_b = {k for k in keys_a if keep(k)}, {k for k in keys_b if keep(k)}
+    rows = [Row(k, a.by_key[k], b.by_key[k]) for k in sorted(keys_a & keys_b)]
+    return rows, sorted(keys_a - keys_b), sorted(keys_b - keys_a)
+
+
+def emulation_notes(row):
+    """A note when one side ran under the INVLPGB model and the other not."""
+    flags = {bool(r.get("emulated")) for _, r in row.a_recs + row.b_recs}
+    return ["emulated on one side only"] if len(flags) > 1 else []
+
+
+class Comparison:
+    """Everything compare found; render() prints it, status() gates on it."""
+
+    def __init__(self, a, b, opts):
+        self.a, self.b, self.opts = a, b, opts
+        self.warnings = env_warnings(a, b)
+        self.rows, self.only_a, self.only_b = join(a, b, opts.bench)
+        for row in self.rows:
+            row.notes += emulation_notes(row)
+            test_row(row, opts)
+        judge(self.rows, opts)
+
+    def count(self, verdict):
+        return sum(1 for r in self.rows if r.verdict == verdict)
+
+    def overall(self):
+        """The verdict over every row."""
+        if self.count(SLOWER):
+            return SLOWER
+        if self.count(FASTER):
+            return FASTER
+        return SAME
+
+    def status(self):
+        """0: no significant slowdown; 1: a row is significantly slower by
+        at least the threshold."""
+        return 1 if self.count(SLOWER) else 0
+
+    def summary(self):
+        """The overall line."""
+        tested = [r for r in self.rows if r.p is not None]
+        text = (f"overall: {self.overall()} ({len(self.rows)} configurations: "
+                f"{self.count(SLOWER)} slower, {self.count(FASTER)} faster, "
+                f"{self.count(SAME)} no significant change")
+        if len(tested) < len(self.rows):
+            text += (f", {len(self.rows) - len(tested)} p50 only: no histogram, "
+                     "significance cannot be computed")
+        text += ")"
+        if self.only_a or self.only_b:
+            text += f"; {len(self.only_a)} only in A, {len(self.only_b)} only in B"
+        return text
+
+    def table_rows(self):
+        """The rows as table cells."""
+        out = []
+        for r in self.rows:
+            ci = "-" if r.ci is None else f"[{r.ci[0]:+.1f}, {r.ci[1]:+.1f}]"
+            p = "-" if r.p_adj is None else fmt_p(r.p_adj)
+            out.append([r.bench, r.describe(), fmt_val(r.a50), fmt_val(r.b50),
+                        fmt_pct(r.d50), ci, fmt_val(r.a99), fmt_val(r.b99),
+                        fmt_pct(r.d99), p, r.verdict])
+        return out
+
+    def render(self):
+        """The whole report as text."""
+        o = self.opts
+        lines = [f"compare: A = {self.a.names()} ({len(self.a.runs)} run"
+                 f"{'s' if len(self.a.runs) != 1 else ''})",
+                 f"         B = {self.b.names()} ({len(self.b.runs)} run"
+                 f"{'s' if len(self.b.runs) != 1 else ''})"]
+        lines += [f"warning: {w}" for w in self.warnings]
+        units = sorted({r.unit for r in self.rows}) or ["ns"]
+        tested = sum(1 for r in self.rows if r.p is not None)
+        kinds = sorted({r.kind for r in self.rows if r.kind})
+        lines.append(
+            f"threshold {o.threshold:g}%, alpha {o.alpha:g}"
+            + (f" (Holm over {tested} tested rows)" if o.correction == "holm" else "")
+            + f"; times in {'/'.join(units)}; p: Mann-Whitney U on "
+            + (" and ".join({'raw': 'raw samples', 'hist': 'histograms'}[k] for k in kinds)
+               or "nothing (no histograms)")
+            + f"; CI: {100 * (1 - o.alpha):g}% bootstrap of the p50 change")
+        lines.append("")
+        headers = ["bench", "configuration", "p50 A", "p50 B", "d p50", "CI p50 %",
+                   "p99 A", "p99 B", "d p99", "p", "verdict"]
+        lines.append(format_table(headers, self.table_rows(), right=(2, 3, 4, 6, 7, 8, 9)))
+        untested = [r for r in self.rows if r.missing]
+        if untested:
+            sides = sorted({s for r in untested for s in r.missing})
+            lines.append("")
+            lines.append(f"note: {len(untested)} of {len(self.rows)} configurations have no "
+                         f"histogram in {' and '.join(sides)} (a build before histograms?): "
+                         "their p50s are compared, their significance cannot be computed")
+        notes = [(r, n) for r in self.rows for n in r.notes]
+        if notes:
+            lines.append("")
+            lines += [f"note: {r.bench} {r.describe()}: {n}" for r, n in notes[:20]]
+            if len(notes) > 20:
+                lines.append(f"note: ... and {len(notes) - 20} more")
+        for label, keys in (("A", self.only_a), ("B", self.only_b)):
+            for k in keys[:10]:
+                lines.append(f"only in {label}: {describe(k, skip=())}")
+            if len(keys) > 10:
+                lines.append(f"only in {label}: ... and {len(keys) - 10} more")
+        lines.append("")
+        lines.append(self.summary())
+        return "\n".join(lines)
+
+    def as_json(self):
+        """The rows and the verdict as one JSON object (for --json)."""
+        return {
+            "threshold_pct": self.opts.threshold, "alpha": self.opts.alpha,
+            "warnings": self.warnings, "overall": self.overall(), "status": self.status(),
+            "rows": [{"key": {f: plain(v) for f, v in r.key}, "unit": r.unit,
+                      "p50_a": r.a50, "p50_b": r.b50, "p99_a": r.a99, "p99_b": r.b99,
+                      "delta_p50_pct": r.d50, "delta_p99_pct": r.d99,
+                      "ci_p50_pct": list(r.ci) if r.ci else None, "p": r.p,
+                      "p_adjusted": r.p_adj, "test": r.kind, "verdict": r.verdict,
+                      "notes": r.notes} for r in self.rows],
+            "only_a": [{f: plain(v) for f, v in k} for k in self.only_a],
+            "only_b": [{f: plain(v) for f, v in k} for k in self.only_b],
+        }
+
+
+def fmt_val(v):
+    """A side's statistic: an integer where it is one."""
+    if v is None:
+        return "-"
+    return f"{v:.0f}" if isinstance(v, float) and v >= 100 else (
+        f"{v:g}" if isinstance(v, float) else str(v))
+
+
+def fmt_pct(v):
+    """A change in percent with its sign."""
+    return "-" if v is None else f"{v:+.1f}%"
+
+
+def fmt_p(p):
+    """A p-value: three significant digits, small ones in e-notation."""
+    return f"{p:.2g}" if p < 0.001 else f"{p:.3f}"

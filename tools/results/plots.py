@@ -1,0 +1,367 @@
+"""Figures of one run, and a page that puts them with its tables and env.
+
+Each figure is drawn by a small function that takes the Run and returns a
+matplotlib Figure, or None with a reason when the run has nothing for it
+(a run with bench=shootdown has no reclaim timeline). Every figure is
+saved as PNG and SVG at a fixed size (FIG_INCHES at DPI: 960x600 pixels)
+and described in manifest.json: its files, size, and each axes' title,
+labels and scales, read back from the figure objects, so that tests can
+check what was drawn without looking at pixels. index.html shows them
+with the tables and the env; it needs nothing but a browser.
+
+matplotlib is imported lazily with the Agg backend (no display needed):
+the other subcommands must work where it is not installed.
+"""
+
+import html
+import json
+import os
+import sys
+
+from tables import format_table, irqs_per_gib, latency, run_tables
+from runs import env_summary
+
+FIG_INCHES = (9.6, 6.0)
+DPI = 100
+DEBIAN_PYTHON = "/usr/bin/python3"
+REEXEC_ENV = "SHOOTDOWN_PLOT_REEXEC"
+
+
+class MissingMatplotlib(Exception):
+    """matplotlib cannot be imported (exit status 2, naming the package)."""
+
+
+def import_pyplot(allow_reexec=False):
+    """matplotlib.pyplot on the Agg backend.
+
+    Debian's python3-matplotlib is installed for Debian's python3; when
+    another python3 comes first in PATH (pyenv, a virtualenv) it cannot
+    import it. With allow_reexec (the command line, not a library caller)
+    the command then runs itself again under /usr/bin/python3, once."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        pass
+    here = os.path.realpath(sys.executable or "")
+    if allow_reexec and not os.environ.get(REEXEC_ENV) and \
+            os.access(DEBIAN_PYTHON, os.X_OK) and here != os.path.realpath(DEBIAN_PYTHON):
+        os.environ[REEXEC_ENV] = "1"
+        os.execv(DEBIAN_PYTHON, [DEBIAN_PYTHON] + sys.argv)
+    raise MissingMatplotlib("matplotlib is not installed for " + (sys.executable or "python3")
+                            + ": run tools/install-deps.sh (Debian package "
+                            "python3-matplotlib)")
+
+
+def new_figure(plt, ncols=1):
+    """A figure of the fixed size with ncols axes side by side."""
+    fig, axes = plt.subplots(1, ncols, figsize=FIG_INCHES, dpi=DPI, squeeze=False)
+    return fig, list(axes[0])
+
+
+def ns_unit(records):
+    """'ns' when every record has ns figures, else 'cycles'."""
+    return "ns" if all(r.get("ns_p50") is not None for r in records) else "cycles"
+
+
+def stat(rec, name, unit):
+    """A statistic in the unit chosen for the figure."""
+    return rec.get("ns_" + name) if unit == "ns" else rec.get(name)
+
+
+def first_per(records, fields):
+    """The first record of each combination of fields: the main sweep's
+    1-target rows, not the distance sweep's repeats."""
+    seen = {}
+    for r in records:
+        seen.setdefault(tuple(r.get(f) for f in fields), r)
+    return list(seen.values())
+
+
+def unicast(records):
+    """Records of one IPI mode per configuration: unicast (or none, as
+    INVLPGB's)."""
+    return [r for r in records if r.get("ipi_mode") in (None, "unicast")]
+
+
+def strategies(records):
+    """The strategies present, in first-seen order."""
+    out = []
+    for r in records:
+        if r.get("strategy") not in out:
+            out.append(r.get("strategy"))
+    return out
+
+
+def fig_shootdown_pages(plt, run):
+    """Latency vs pages per strategy, log-log, p50 with a p90-p99 band,
+    one panel per responder count (at most 3: fewest, middle, most)."""
+    recs = first_per(unicast(run.results("shootdown")), ("strategy", "targets", "pages"))
+    recs = [r for r in recs if r.get("samples") and isinstance(r.get("pages"), int)]
+    if not recs:
+        return None, "no shootdown records"
+    unit = ns_unit(recs)
+    targets = sorted({r.get("targets") for r in recs})
+    if len(targets) > 3:
+        targets = [targets[0], targets[len(targets) // 2], targets[-1]]
+    fig, axes = new_figure(plt, len(targets))
+    for ax, t in zip(axes, targets):
+        for s in strategies(recs):
+            pts = sorted((r for r in recs if r["strategy"] == s and r.get("targets") == t),
+                         key=lambda r: r["pages"])
+            if not pts:
+                continue
+            x = [r["pages"] for r in pts]
+            line, = ax.plot(x, [stat(r, "p50", unit) for r in pts], marker="o", label=s)
+            ax.fill_between(x, [stat(r, "p90", unit) for r in pts],
+                            [stat(r, "p99", unit) for r in pts], alpha=0.2,
+                            color=line.get_color())
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title(f"{t} target{'s' if t != 1 else ''}")
+        ax.set_xlabel("pages per invalidation")
+        ax.set_ylabel(f"initiator latency ({unit})")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].legend(fontsize="small")
+    fig.suptitle("shootdown: latency vs pages (p50; band p90-p99; unicast)")
+    return fig, None
+
+
+def fig_shootdown_targets(plt, run):
+    """Latency vs responders per strategy, at the fewest and most pages;
+    broadcast rounds (all responders) as open markers."""
+    recs = first_per(run.results("shootdown"), ("strategy", "ipi_mode", "targets", "pages"))
+    recs = [r for r in recs if r.get("samples") and isinstance(r.get("targets"), int)]
+    if not recs:
+        return None, "no shootdown records"
+    unit = ns_unit(recs)
+    pages = sorted({r.get("pages") for r in recs})
+    pages = [pages[0], pages[-1]] if len(pages) > 1 else pages
+    fig, axes = new_figure(plt, len(pages))
+    for ax, p in zip(axes, pages):
+        for s in strategies(recs):
+            uni = sorted((r for r in unicast(recs) if r["strategy"] == s and r["pages"] == p),
+                         key=lambda r: r["targets"])
+            if uni:
+                line, = ax.plot([r["targets"] for r in uni],
+                                [stat(r, "p50", unit) for r in uni], marker="o", label=s)
+                bc = [r for r in recs if r["strategy"] == s and r["pages"] == p and
+                      r.get("ipi_mode") == "broadcast"]
+                if bc:
+                    ax.plot([r["targets"] for r in bc], [stat(r, "p50", unit) for r in bc],
+                            marker="s", linestyle="none", fillstyle="none",
+                            color=line.get_color())
+        ax.set_yscale("log")
+        ax.set_title(f"{p} page{'s' if p != 1 else ''}")
+        ax.set_xlabel("responders (targets)")
+        ax.set_ylabel(f"initiator latency p50 ({unit})")
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize="small")
+    fig.suptitle("shootdown: latency vs responders (open squares: broadcast)")
+    return fig, None
+
+
+def fig_distance(plt, run):
+    """One responder by topology distance class: shootdown at 1 page per
+    strategy, and primitives' round trips, as grouped bars."""
+    recs = [r for r in run.results("shootdown") if r.get("distance") and
+            r.get("pages") == min((x.get("pages") for x in run.results("shootdown")),
+                                  default=1) and r.get("targets") == 1]
+    recs = unicast(recs) + [r for r in run.results("primitives")
+                            if r.get("distance") and r.get("samples")]
+    if not recs:
+        return None, "no records with a distance class"
+    unit = ns_unit(recs)
+    classes = []
+    for r in recs:
+        if r["distance"] not in classes:
+            classes.append(r["distance"])
+    names = strategies(recs)
+    fig, axes = new_figure(plt)
+    ax = axes[0]
+    width = 0.8 / max(1, len(names))
+    for i, s in enumerate(names):
+        xs, ys = [], []
+        for j, c in enumerate(classes):
+            match = [r for r in recs if r["strategy"] == s and r["distance"] == c]
+            if match:
+                xs.append(j + i * width)
+                ys.append(stat(match[0], "p50", unit))
+        ax.bar(xs, ys, width=width, label=s)
+    ax.set_xticks([j + width * (len(names) - 1) / 2 for j in range(len(classes))])
+    ax.set_xticklabels(classes)
+    ax.set_yscale("log")
+    ax.set_xlabel("distance class of the responder from cpu 0")
+    ax.set_ylabel(f"p50 ({unit})")
+    ax.set_title("one responder by distance: shootdown (fewest pages) and round trips")
+    ax.legend(fontsize="small")
+    ax.grid(True, axis="y", alpha=0.3)
+    return fig, None
+
+
+def fig_flushloop(plt, run):
+    """ops/s vs CPUs per strategy, with the linear-scaling line from each
+    strategy's 1-CPU rate."""
+    recs = [r for r in run.results("flushloop") if isinstance(r.get("ops_per_s"), int)]
+    if not recs:
+        return None, "no flushloop records"
+    fig, axes = new_figure(plt)
+    ax = axes[0]
+    for s in strategies(recs):
+        pts = sorted((r for r in recs if r["strategy"] == s), key=lambda r: r["cpus"])
+        x = [r["cpus"] for r in pts]
+        line, = ax.plot(x, [r["ops_per_s"] for r in pts], marker="o", label=s)
+        one = [r["ops_per_s"] for r in pts if r["cpus"] == 1]
+        if one:
+            ax.plot(x, [one[0] * c for c in x], linestyle="--", color=line.get_color(),
+                    alpha=0.6, label=f"{s}: linear scaling")
+    ax.set_xlabel("cpus in the loop")
+    ax.set_ylabel("operations per second (all cpus)")
+    ax.set_title("flushloop: unmap + flush + remap throughput")
+    ax.legend(fontsize="small")
+    ax.grid(True, alpha=0.3)
+    return fig, None
+
+
+def tick_rates(ticks):
+    """(seconds, worker reads per second, strategy) per reclaim tick: the
+    workers' reads over the time since the previous tick (the first
+    tick of a strategy counts from its paging out, which began a little
+    after the previous tick: a slight underestimate there)."""
+    out, prev = [], 0
+    for t in ticks:
+        dt = t["t_ms"] - prev
+        prev = t["t_ms"]
+        if dt > 0 and isinstance(t.get("reads"), list):
+            out.append((t["t_ms"] / 1000.0, sum(t["reads"]) * 1000.0 / dt, t.get("strategy")))
+    return out
+
+
+def fig_reclaim_timeline(plt, run):
+    """Worker throughput over time from the reclaim tick records, coloured
+    by the strategy paging out at that moment."""
+    rates = tick_rates(run.ticks("reclaim"))
+    if not rates:
+        return None, "no reclaim tick records"
+    fig, axes = new_figure(plt)
+    ax = axes[0]
+    ax.plot([r[0] for r in rates], [r[1] for r in rates], color="0.7", zorder=1)
+    for s in strategies([{"strategy": r[2]} for r in rates]):
+        pts = [r for r in rates if r[2] == s]
+        ax.scatter([r[0] for r in pts], [r[1] for r in pts], label=s, zorder=2)
+    ax.set_xlabel("time since reclaim began (s)")
+    ax.set_ylabel("worker reads per second (first 8 workers)")
+    ax.set_title("reclaim: worker throughput while paging out (tick records)")
+    ax.legend(fontsize="small")
+    ax.grid(True, alpha=0.3)
+    return fig, None
+
+
+def fig_reclaim_irqs(plt, run):
+    """Interrupts per GiB paged out, per strategy and batch (log scale)."""
+    recs = [r for r in run.results("reclaim") if irqs_per_gib(r)]
+    if not recs:
+        return None, "no reclaim records with interrupts"
+    fig, axes = new_figure(plt)
+    ax = axes[0]
+    labels = [f"{r.get('strategy')} {r.get('batch')}" for r in recs]
+    ax.bar(range(len(recs)), [irqs_per_gib(r) for r in recs])
+    ax.set_xticks(range(len(recs)))
+    ax.set_xticklabels(labels, rotation=30, ha="right", fontsize="small")
+    ax.set_yscale("log")
+    ax.set_xlabel("strategy and batch")
+    ax.set_ylabel("interrupts per GiB paged out")
+    ax.set_title("reclaim: interrupts per GiB paged out")
+    ax.grid(True, axis="y", alpha=0.3)
+    return fig, None
+
+
+FIGURES = (
+    ("shootdown-pages", fig_shootdown_pages),
+    ("shootdown-targets", fig_shootdown_targets),
+    ("shootdown-distance", fig_distance),
+    ("flushloop-scaling", fig_flushloop),
+    ("reclaim-timeline", fig_reclaim_timeline),
+    ("reclaim-irqs", fig_reclaim_irqs),
+)
+
+
+def describe_figure(fig):
+    """What a figure shows, read from its objects: the title, each axes'
+    title, labels, scales and how many lines, bars and collections."""
+    sup = fig._suptitle.get_text() if getattr(fig, "_suptitle", None) else ""
+    axes = []
+    for ax in fig.axes:
+        axes.append({"title": ax.get_title(), "xlabel": ax.get_xlabel(),
+                     "ylabel": ax.get_ylabel(), "xscale": ax.get_xscale(),
+                     "yscale": ax.get_yscale(), "lines": len(ax.lines),
+                     "patches": len(ax.patches), "collections": len(ax.collections)})
+    w, h = fig.get_size_inches() * fig.dpi
+    return {"suptitle": sup, "width": int(round(w)), "height": int(round(h)), "axes": axes}
+
+
+def write_figures(run, outdir, plt):
+    """Draws and saves every figure; returns the manifest entries."""
+    entries = []
+    for name, draw in FIGURES:
+        fig, why = draw(plt, run)
+        if fig is None:
+            entries.append({"name": name, "skipped": why})
+            continue
+        entry = {"name": name, "png": name + ".png", "svg": name + ".svg"}
+        entry.update(describe_figure(fig))
+        fig.savefig(os.path.join(outdir, entry["png"]), dpi=DPI)
+        fig.savefig(os.path.join(outdir, entry["svg"]))
+        plt.close(fig)
+        entries.append(entry)
+    return entries
+
+
+def html_page(run, entries):
+    """The page: env, figures, tables."""
+    e = html.escape
+    parts = ["<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\">",
+             f"<title>shootdown: {e(run.name)}</title>",
+             "<style>body{font-family:sans-serif;max-width:1000px;margin:auto}"
+             "pre{font-size:12px;overflow-x:auto}td,th{text-align:left;padding:2px 8px}"
+             "</style></head><body>",
+             f"<h1>shootdown results: {e(run.name)}</h1>", "<h2>Environment</h2><table>"]
+    parts += [f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in env_summary(run.env)]
+    parts.append("</table>")
+    if run.problems:
+        parts.append("<h2>Log problems</h2><ul>")
+        parts += [f"<li>{e(p)}</li>" for p in run.problems[:20]]
+        parts.append("</ul>")
+    parts.append("<h2>Figures</h2>")
+    for ent in entries:
+        if "skipped" in ent:
+            parts.append(f"<p>{e(ent['name'])}: not drawn ({e(ent['skipped'])})</p>")
+            continue
+        parts.append(f"<h3>{e(ent['suptitle'] or ent['axes'][0]['title'])}</h3>"
+                     f"<p><img src=\"{e(ent['png'])}\" width=\"{ent['width']}\" "
+                     f"height=\"{ent['height']}\" alt=\"{e(ent['name'])}\"><br>"
+                     f"<a href=\"{e(ent['svg'])}\">SVG</a></p>")
+    parts.append("<h2>Tables</h2>")
+    for title, headers, rows, right in run_tables(run):
+        parts.append(f"<h3>{e(title)}</h3><pre>{e(format_table(headers, rows, right))}</pre>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def plot_run(run, outdir, allow_reexec=False):
+    """Writes the figures, manifest.json and index.html into outdir;
+    returns the manifest."""
+    plt = import_pyplot(allow_reexec)
+    os.makedirs(outdir, exist_ok=True)
+    entries = write_figures(run, outdir, plt)
+    manifest = {"run": run.path, "figures": entries}
+    with open(os.path.join(outdir, "manifest.json"), "w", encoding="utf-8") as f:
+        json.dump(manifest, f, indent=1)
+    with open(os.path.join(outdir, "index.html"), "w", encoding="utf-8") as f:
+        f.write(html_page(run, entries))
+    return manifest
+
+
+__all__ = ["plot_run", "MissingMatplotlib", "FIGURES", "latency"]

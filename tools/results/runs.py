@@ -1,0 +1,169 @@
+"""Reading one run: a console log or a JSONL file of its records.
+
+Every subcommand starts here, so that a log saved from a BMC, a log saved
+by run-qemu.sh --log and the records written by --json are all the same
+thing to them: a Run with its env record, its records and (logs only) its
+verdict lines. A log is parsed by checklog (the contract's own reader), so
+the records are exactly what `check` sees; its problems are kept, not
+raised, because a table or a plot of a truncated log is still useful.
+"""
+
+import json
+import os
+
+import checklog
+
+
+class InputError(Exception):
+    """A file that is not a log or a JSONL file of records (exit status 2)."""
+
+
+class Verdict:
+    """One PASS/FAIL/SKIP line: kind, name, why (None for PASS), line text."""
+
+    def __init__(self, kind, name, why, text):
+        self.kind, self.name, self.why, self.text = kind, name, why, text
+
+
+class Run:
+    """What one file holds.
+
+    path, name: the file and a short label for it (its base name).
+    kind:       "log" or "jsonl".
+    env:        the env record (dict) or None.
+    records:    every record, in order (dicts, without checklog's _line).
+    verdicts:   Verdict objects, in order (logs only; JSONL has none).
+    problems:   what checklog (or the JSONL reader) found wrong.
+    status:     the log's EXIT status, or None.
+    """
+
+    def __init__(self, path, kind):
+        self.path = path
+        self.name = os.path.basename(path)
+        self.kind = kind
+        self.env = None
+        self.records = []
+        self.verdicts = []
+        self.problems = []
+        self.status = None
+
+    def results(self, bench=None):
+        """The result records (of one bench if given), in order."""
+        return [r for r in self.records if r.get("type") == "result" and
+                (bench is None or r.get("bench") == bench)]
+
+    def ticks(self, bench=None):
+        """The tick records (of one bench if given), in order."""
+        return [r for r in self.records if r.get("type") == "tick" and
+                (bench is None or r.get("bench") == bench)]
+
+    def tsc_khz(self):
+        """The TSC rate every ns figure rests on, or None."""
+        khz = (self.env or {}).get("tsc_khz")
+        return khz if isinstance(khz, int) and khz > 0 else None
+
+
+def split_verdict(line):
+    """A PASS/FAIL/SKIP line as a Verdict, or None for any other line.
+
+    The contract writes `FAIL: <name>: <why>` but does not mark where the
+    name ends, and names are themselves paths joined by ': '. The reason is
+    taken to be the text after the last ': ', so a reason that contains
+    ': ' leaves its head in the name; the whole line stays in `text`."""
+    for kind in ("PASS", "FAIL", "SKIP"):
+        if line.startswith(kind + ": "):
+            rest = line[len(kind) + 2:]
+            if kind == "PASS":
+                return Verdict(kind, rest, None, line)
+            name, sep, why = rest.rpartition(": ")
+            if not sep:
+                return Verdict(kind, rest, "", line)
+            return Verdict(kind, name, why, line)
+    return None
+
+
+def looks_like_log(data):
+    """True when some line starts like a protocol line: a console log
+    (firmware output before it is allowed) rather than bare JSON lines."""
+    for raw in data.splitlines():
+        line = raw.decode("latin-1").rsplit("\r", 1)[-1].lstrip()
+        if line.startswith(checklog.PREFIXES):
+            return True
+    return False
+
+
+def load_log(path, data):
+    """A console log through checklog."""
+    rep = checklog.check_log(data)
+    run = Run(path, "log")
+    run.records, run.env, run.status = rep.records, rep.env, rep.status
+    run.problems = list(rep.problems)
+    run.verdicts = [v for v in map(split_verdict, rep.lines) if v]
+    return run
+
+
+def load_jsonl(path, data):
+    """A file of records, one JSON object a line (blank lines and lines
+    starting with '#' skipped). A line that is not an object is an error:
+    unlike a serial log, a JSONL file was written by a program."""
+    run = Run(path, "jsonl")
+    for n, raw in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        obj, why = checklog.parse_record(text)
+        if why:
+            raise InputError(f"{path}:{n}: {why}")
+        run.records.append(obj)
+    if not run.records:
+        raise InputError(f"{path}: no records")
+    envs = [r for r in run.records if r.get("type") == "env"]
+    run.env = envs[0] if envs else None
+    if run.env is None:
+        run.problems.append("no env record")
+    return run
+
+
+def load(path):
+    """The Run in path (a log or a JSONL file); raises InputError."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+    if not data.strip():
+        raise InputError(f"{path}: empty file")
+    if looks_like_log(data):
+        run = load_log(path, data)
+        if not run.records and not run.verdicts:
+            raise InputError(f"{path}: no records and no verdicts in the log")
+        return run
+    return load_jsonl(path, data)
+
+
+def load_all(paths):
+    """Runs of several files, in order; raises InputError for the first bad one."""
+    return [load(p) for p in paths]
+
+
+def env_summary(env):
+    """The env fields that say where a run ran, as (label, text) pairs:
+    what a reader needs to judge its numbers (docs/results.md)."""
+    if not env:
+        return [("env", "no env record")]
+    cpu = env.get("cpu") or {}
+    rows = [
+        ("version", env.get("version")),
+        ("cpu", f"{cpu.get('brand', '?')} ({cpu.get('vendor', '?')} family "
+                f"{cpu.get('family', '?')} model {cpu.get('model', '?')} stepping "
+                f"{cpu.get('stepping', '?')})"),
+        ("microcode", env.get("microcode", "not recorded")),
+        ("hypervisor", env.get("hypervisor") or "none (bare metal)"),
+        ("cpus online", env.get("cpus_online")),
+        ("apic", env.get("apic")),
+        ("tsc", f"{env.get('tsc_khz')} kHz from {env.get('tsc_source')}"),
+        ("memory", f"{(env.get('mem_bytes') or 0) >> 20} MiB"),
+        ("boot", env.get("boot")),
+        ("cmdline", env.get("cmdline")),
+    ]
+    return [(k, v if isinstance(v, str) else json.dumps(v)) for k, v in rows]
