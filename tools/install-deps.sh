@@ -1,6 +1,7 @@
 #!/bin/sh
 # Bring a Debian 12 machine to the point where `make`, `make iso`,
-# `./run-qemu.sh` and `make check` work.
+# `./run-qemu.sh`, `make check` and tools/shootdown.py (plot: python3-matplotlib;
+# the TAP test: perl's prove) work.
 #
 #   tools/install-deps.sh            install what is missing (as root)
 #   tools/install-deps.sh --check    only report; exit 1 if anything is missing
@@ -11,7 +12,7 @@
 # Without root it prints the exact command to run instead.
 set -eu
 
-PACKAGES="build-essential binutils make git python3 qemu-system-x86 ovmf \
+PACKAGES="build-essential binutils make git perl python3 python3-matplotlib qemu-system-x86 ovmf \
 grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools libcmocka-dev \
 pkg-config clang-format"
 
@@ -24,7 +25,7 @@ for arg in "$@"; do
 	--quiet) quiet=1 ;;
 	--qemu10) want_qemu10=1 ;;
 	-h | --help)
-		sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*)

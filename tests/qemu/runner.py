@@ -20,8 +20,12 @@ followed, for a failure, by '#' lines with every problem found; then the plan
 (1..N) and the line "N passed, N failed, N skipped". The exit status is 1 if
 anything failed.
 
-Before the cases it runs the checklog self-test and builds the kernel once
-(make), so that parallel runs do not race to build it.
+Before the cases it runs the checklog and results-CLI self-tests and builds
+the kernel once (make), so that parallel runs do not race to build it.
+After them, tools/shootdown.py (compare, plot, table, tap, junit) runs on
+the consoles those cases just wrote (tests/qemu/test_results.py,
+FreshLogs), one result per test; a test whose cases were not selected is
+skipped.
 """
 
 import argparse
@@ -264,6 +268,68 @@ def run_selftest():
     res = unittest.TextTestRunner(stream=out, verbosity=0).run(suite)
     details = [ln for ln in out.getvalue().splitlines() if ln.strip()] if not res.wasSuccessful() else []
     return res.wasSuccessful(), details[-20:]
+
+
+def run_results_selftest():
+    """tools/shootdown.py on synthetic runs and the sample logs (every
+    class of test_results but FreshLogs); returns (ok, details)."""
+    import test_results  # noqa: E402  (tests/qemu, on the path above)
+    loader = unittest.defaultTestLoader
+    suite = unittest.TestSuite(
+        loader.loadTestsFromTestCase(cls) for cls in test_results.SELFTEST_CLASSES)
+    out = io.StringIO()
+    res = unittest.TextTestRunner(stream=out, verbosity=0).run(suite)
+    details = [ln for ln in out.getvalue().splitlines() if ln.strip()] \
+        if not res.wasSuccessful() else []
+    return res.wasSuccessful(), details[-20:]
+
+
+class _EachResult(unittest.TestResult):
+    """Collects (test, outcome, text) for every test, in order."""
+
+    def __init__(self):
+        super().__init__()
+        self.outcomes = []
+        self.t0 = time.monotonic()
+
+    def startTest(self, test):
+        super().startTest(test)
+        self.t0 = time.monotonic()
+
+    def _add(self, test, outcome, text):
+        self.outcomes.append((test, outcome, text, time.monotonic() - self.t0))
+
+    def addSuccess(self, test):
+        self._add(test, "ok", "")
+
+    def addFailure(self, test, err):
+        self._add(test, "fail", self._exc_info_to_string(err, test))
+
+    def addError(self, test, err):
+        self._add(test, "fail", self._exc_info_to_string(err, test))
+
+    def addSkip(self, test, reason):
+        self._add(test, "skip", reason)
+
+
+def run_results_on_logs(rep, fresh):
+    """tools/shootdown.py on this invocation's consoles (test_results
+    FreshLogs, given the logs of the cases that ran): one result per test."""
+    import test_results  # noqa: E402
+    test_results.FRESH.clear()
+    test_results.FRESH.update(fresh)
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(test_results.FreshLogs)
+    result = _EachResult()
+    suite.run(result)
+    for test, outcome, text, secs in result.outcomes:
+        name = "results CLI on this run's logs: " + test.id().rsplit(".", 1)[-1]
+        if outcome == "ok":
+            rep.ok(name, secs)
+        elif outcome == "skip":
+            rep.skip(name, text)
+        else:
+            lines = [ln for ln in text.splitlines() if ln.strip()]
+            rep.fail(name, lines[-1] if lines else "failed", lines[-20:])
 
 
 def build():
@@ -615,6 +681,14 @@ def main(argv=None):
     else:
         rep.fail("checklog self-test", "tools/checklog.py fails its sample logs", details)
 
+    t0 = time.monotonic()
+    ok, details = run_results_selftest()
+    if ok:
+        rep.ok("results CLI self-test (synthetic runs, sample logs)", time.monotonic() - t0)
+    else:
+        rep.fail("results CLI self-test (synthetic runs, sample logs)",
+                 "tools/shootdown.py fails its own tests", details)
+
     tools = have_tools()
     built = True
     if not opts.no_build and not opts.kernel:
@@ -648,12 +722,15 @@ def main(argv=None):
         else:
             todo.append(case)
 
+    fresh = {}  # case name -> console log, for the cases run now
     pool = ThreadPoolExecutor(max_workers=opts.jobs)
     try:
         futures = {pool.submit(runner.execute, c): c for c in todo}
         for fut in as_completed(futures):
             case = futures[fut]
             status, errlines, secs, log = fut.result()
+            if status is not None and log and os.path.exists(log):
+                fresh[case.name] = log
             reason, details = runner.judge(case, status, errlines, secs, log)
             if reason is None:
                 rep.ok(case.name, secs)
@@ -666,6 +743,8 @@ def main(argv=None):
         print(rep.total())
         return 130
     pool.shutdown()
+    # After the cases: the host tools on the consoles they just wrote.
+    run_results_on_logs(rep, fresh)
     print(rep.total())
     return 1 if rep.failed else 0
 

@@ -27,6 +27,7 @@ from hist import Dist, hist_problem
 from tables import format_table
 
 SLOWER, FASTER, SAME, P50_ONLY = "slower", "faster", "no significant change", "p50 only"
+UNKNOWN = "significance cannot be computed (no histograms)"
 # Env fields whose difference makes a comparison suspect, with a label.
 ENV_FIELDS = (("cpu.vendor", "CPU vendor"), ("cpu.brand", "CPU model"),
               ("cpu.family", "CPU family"), ("cpu.model", "CPU model number"),
@@ -107,13 +108,23 @@ def side_dist(recs):
     return Dist.pool(dists), notes
 
 
-def ns_per_cycle(recs, unit):
-    """The factor that turns a side's cycles into the row's unit: from the
-    record's own ns and cycle p50 (so it is the rate that record used)."""
-    if unit != "ns":
-        return 1.0
-    factors = [r["ns_p50"] / r["p50"] for _, r in recs if r.get("p50")]
-    return stats.median(factors) if factors else 1.0
+def side_tsc_khz(recs):
+    """The median TSC rate of the runs a side's records come from, or None."""
+    rates = [run.tsc_khz() for run, _ in recs]
+    return stats.median(rates) if rates and None not in rates else None
+
+
+def scales(row):
+    """Factors that put both sides' cycles on one scale for the rank test.
+    Samples compare as cycles when the TSC rates agree within 1% (or are
+    unknown): converting each side by its own, slightly different, measured
+    rate would move the same histogram bucket to two nearby values and
+    turn every tie into a difference. Only runs on clocks that really
+    differ are converted to nanoseconds."""
+    ka, kb = side_tsc_khz(row.a_recs), side_tsc_khz(row.b_recs)
+    if ka is None or kb is None or abs(ka - kb) <= TSC_TOLERANCE * min(ka, kb):
+        return 1.0, 1.0
+    return 1e6 / ka, 1e6 / kb
 
 
 def test_row(row, opts):
@@ -125,7 +136,7 @@ def test_row(row, opts):
     if da is None or db is None:
         row.missing = [lab for lab, d in (("A", da), ("B", db)) if d is None]
         return
-    sa, sb = ns_per_cycle(row.a_recs, row.unit), ns_per_cycle(row.b_recs, row.unit)
+    sa, sb = scales(row)
     row.kind = "raw" if da.kind == db.kind == "raw" else "hist"
     pa = [(v * sa, w) for v, w in da.points()]
     pb = [(v * sb, w) for v, w in db.points()]
@@ -231,6 +242,8 @@ class Comparison:
 
     def overall(self):
         """The verdict over every row."""
+        if self.rows and all(r.p is None for r in self.rows):
+            return UNKNOWN
         if self.count(SLOWER):
             return SLOWER
         if self.count(FASTER):

@@ -14,6 +14,8 @@ lo = 2^e is global bucket 4*e + i, covering [2^(g/4), 2^((g+1)/4)). So
 histograms of several runs add up bucket by bucket, whatever their lo.
 """
 
+import bisect
+import itertools
 import math
 
 PER_OCTAVE = 4
@@ -76,6 +78,7 @@ class Dist:
     def __init__(self, raw=None, counts=None):
         self.raw = raw
         self.counts = counts
+        self._buckets = self._cum = None  # sorted buckets, cumulative counts
 
     @property
     def kind(self):
@@ -139,8 +142,11 @@ class Dist:
         buckets are log-spaced, so a linear guess would lean high)."""
         if self.raw is not None:
             return nearest_rank(self.raw, q)
-        groups = sorted(self.counts.items())
-        return hist_quantile([g for g, _ in groups], [c for _, c in groups], q)
+        if self._cum is None:
+            groups = sorted(self.counts.items())
+            self._buckets = [g for g, _ in groups]
+            self._cum = list(itertools.accumulate(c for _, c in groups))
+        return hist_quantile(self._buckets, self._cum, q)
 
 
 def nearest_rank(sorted_values, q):
@@ -150,14 +156,16 @@ def nearest_rank(sorted_values, q):
     return sorted_values[idx]
 
 
-def hist_quantile(buckets, counts, q):
-    """The q-quantile of histogram counts (buckets ascending)."""
-    total = sum(counts)
+def hist_quantile(buckets, cum, q):
+    """The q-quantile of a histogram: buckets ascending, cum their
+    cumulative counts; found by bisection (the bootstrap asks thousands of
+    times), interpolated inside the bucket on the log scale."""
+    total = cum[-1]
     rank = q * total
-    seen = 0
-    for g, c in zip(buckets, counts):
-        if c and seen + c >= rank:
-            frac = (rank - seen) / c
-            return 2.0 ** ((g + frac) / PER_OCTAVE)
-        seen += c
-    return 2.0 ** ((buckets[-1] + 1) / PER_OCTAVE)
+    i = min(len(cum) - 1, bisect.bisect_left(cum, rank))
+    while i > 0 and cum[i] == cum[i - 1]:
+        i -= 1
+    before = cum[i - 1] if i else 0
+    count = cum[i] - before
+    frac = min(1.0, max(0.0, (rank - before) / count)) if count else 1.0
+    return 2.0 ** ((buckets[i] + frac) / PER_OCTAVE)

@@ -57,7 +57,8 @@ def import_pyplot(allow_reexec=False):
 
 def new_figure(plt, ncols=1):
     """A figure of the fixed size with ncols axes side by side."""
-    fig, axes = plt.subplots(1, ncols, figsize=FIG_INCHES, dpi=DPI, squeeze=False)
+    fig, axes = plt.subplots(1, ncols, figsize=FIG_INCHES, dpi=DPI, squeeze=False,
+                             layout="constrained")
     return fig, list(axes[0])
 
 
@@ -154,6 +155,7 @@ def fig_shootdown_targets(plt, run):
                             marker="s", linestyle="none", fillstyle="none",
                             color=line.get_color())
         ax.set_yscale("log")
+        ax.xaxis.get_major_locator().set_params(integer=True)
         ax.set_title(f"{p} page{'s' if p != 1 else ''}")
         ax.set_xlabel("responders (targets)")
         ax.set_ylabel(f"initiator latency p50 ({unit})")
@@ -217,6 +219,7 @@ def fig_flushloop(plt, run):
         if one:
             ax.plot(x, [one[0] * c for c in x], linestyle="--", color=line.get_color(),
                     alpha=0.6, label=f"{s}: linear scaling")
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("cpus in the loop")
     ax.set_ylabel("operations per second (all cpus)")
     ax.set_title("flushloop: unmap + flush + remap throughput")
@@ -225,15 +228,35 @@ def fig_flushloop(plt, run):
     return fig, None
 
 
-def tick_rates(ticks):
-    """(seconds, worker reads per second, strategy) per reclaim tick: the
-    workers' reads over the time since the previous tick (the first
-    tick of a strategy counts from its paging out, which began a little
-    after the previous tick: a slight underestimate there)."""
-    out, prev = [], 0
+def strategy_rate(records, tick):
+    """The pages/s of the reclaim result that closes tick's strategy run:
+    the first reclaim result of that strategy after the tick."""
+    for rec in records:
+        if rec.get("seq", -1) > tick.get("seq", -1) and rec.get("type") == "result" and \
+                rec.get("bench") == "reclaim" and rec.get("strategy") == tick.get("strategy"):
+            return rec.get("reclaim_pages_per_s")
+    return None
+
+
+def tick_rates(records):
+    """(seconds, worker reads per second, strategy) per reclaim tick.
+
+    A tick's reads are counted since the previous tick, or since its
+    strategy's paging out began if that is later (docs/output.md). For the
+    first tick of a strategy that start is not printed; it is estimated
+    from the pages paged out so far at the strategy's pages/s (its result
+    record), and the tick is left out when that cannot be done."""
+    ticks = [r for r in records if r.get("type") == "tick" and r.get("bench") == "reclaim"]
+    out, prev = [], None
     for t in ticks:
-        dt = t["t_ms"] - prev
-        prev = t["t_ms"]
+        dt = t["t_ms"] - (prev["t_ms"] if prev else 0)
+        if prev is None or prev.get("strategy") != t.get("strategy"):
+            rate = strategy_rate(records, t)
+            if not rate or not t.get("pages"):
+                prev = t
+                continue
+            dt = min(dt, t["pages"] * 1000.0 / rate)
+        prev = t
         if dt > 0 and isinstance(t.get("reads"), list):
             out.append((t["t_ms"] / 1000.0, sum(t["reads"]) * 1000.0 / dt, t.get("strategy")))
     return out
@@ -242,7 +265,7 @@ def tick_rates(ticks):
 def fig_reclaim_timeline(plt, run):
     """Worker throughput over time from the reclaim tick records, coloured
     by the strategy paging out at that moment."""
-    rates = tick_rates(run.ticks("reclaim"))
+    rates = tick_rates(run.records)
     if not rates:
         return None, "no reclaim tick records"
     fig, axes = new_figure(plt)

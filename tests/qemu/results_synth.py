@@ -1,0 +1,148 @@
+"""Synthetic runs for the tests of tools/shootdown.py.
+
+Two uses. (1) Runs made from nothing (make_run), so that compare, table,
+plot, tap and junit can be tested with known inputs in a second. (2)
+Histograms added to a real run's records (add_hists), following the
+kernel's contract exactly ("hist": {"lo", "per_octave": 4, "counts"} and
+"stddev"), for as long as the kernel does not print them itself; with a
+`shift`, the same records made slower or faster, which is how a known
+slowdown is produced until the kernel's test-aid delay key exists.
+"""
+
+import json
+import math
+import random
+
+PER_OCTAVE = 4
+
+
+def hist_of(samples):
+    """The kernel's histogram of integer cycle samples: lo a power of two,
+    4 buckets an octave, trailing zeros trimmed, at most 64 buckets (the
+    slowest samples are put in the last bucket if they would need more)."""
+    idx = [math.floor(PER_OCTAVE * math.log2(max(1, v))) for v in samples]
+    first = min(idx) // PER_OCTAVE * PER_OCTAVE
+    counts = [0] * (min(max(idx), first + 63) - first + 1)
+    for g in idx:
+        counts[min(g, first + 63) - first] += 1
+    return {"lo": 2 ** (first // PER_OCTAVE), "per_octave": PER_OCTAVE, "counts": counts}
+
+
+def nearest_rank(sorted_values, q):
+    """The kernel's percentile."""
+    n = len(sorted_values)
+    return sorted_values[min(n - 1, max(0, math.ceil(q * n) - 1))]
+
+
+def draw(rng, n, median, spread):
+    """n integer cycle samples, log-normal around median."""
+    return sorted(max(1, round(rng.lognormvariate(math.log(median), spread))) for _ in range(n))
+
+
+def set_stats(rec, samples, ns_per_cycle):
+    """rec's statistics, hist and stddev from samples (cycles)."""
+    mean = sum(samples) / len(samples)
+    stats = {"min": samples[0], "p50": nearest_rank(samples, 0.5),
+             "p90": nearest_rank(samples, 0.9), "p99": nearest_rank(samples, 0.99),
+             "max": samples[-1], "mean": round(mean)}
+    rec.update(stats)
+    if ns_per_cycle:
+        rec.update({"ns_" + k: round(v * ns_per_cycle) for k, v in stats.items()})
+    rec["samples"] = len(samples)
+    rec["stddev"] = round(math.sqrt(sum((v - mean) ** 2 for v in samples) / len(samples)))
+    rec["hist"] = hist_of(samples)
+
+
+def add_hists(records, seed=1, shift=1.0, which=lambda rec: True, max_samples=2000):
+    """Real records with synthetic samples drawn around their own p50 (times
+    `shift` for those `which` selects), so hist, stddev and the percentiles
+    agree. Returns new records; the input is left alone."""
+    rng = random.Random(seed)
+    out = []
+    for rec in records:
+        rec = dict(rec)
+        if rec.get("type") == "result" and rec.get("samples") and rec.get("p50"):
+            p50, p90 = max(1, rec["p50"]), max(1, rec.get("p90") or rec["p50"])
+            spread = min(1.0, max(0.03, math.log(max(p90, p50) / p50) / 1.2816))
+            factor = shift if which(rec) else 1.0
+            ns = rec["ns_p50"] / p50 if rec.get("ns_p50") else None
+            n = min(rec["samples"], max_samples)
+            set_stats(rec, draw(rng, n, p50 * factor, spread), ns)
+        out.append(rec)
+    return out
+
+
+ENV = {"type": "env", "seq": 0, "schema": 1, "version": "synthetic", "cmdline": "bench=all",
+       "boot": "multiboot1", "cpu": {"vendor": "AuthenticAMD", "family": 25, "model": 17,
+                                     "stepping": 1, "brand": "Synthetic EPYC"},
+       "hypervisor": None, "cpus_madt": 4, "cpus_online": 4, "apic": "xapic",
+       "tsc_khz": 2000000, "tsc_source": "hpet", "tsc_invariant": True,
+       "features": {"invlpgb": True, "invlpgb_max_pages": 8, "pcid": True,
+                    "invpcid": True, "x2apic": False}, "mem_bytes": 1 << 30}
+
+
+def make_records(seed=1, shift=1.0, which=lambda rec: True, hists=True, cpus=4):
+    """A whole run's records: shootdown (2 strategies x 3 page counts x 2
+    target counts, plus broadcast), primitives, reclaim with ticks,
+    flushloop, summary. 2 GHz TSC: 2 cycles a nanosecond."""
+    rng = random.Random(seed)
+    recs = [dict(ENV, cpus_online=cpus)]
+
+    def result(bench, strategy, median, n=200, spread=0.1, **fields):
+        rec = {"type": "result", "seq": len(recs), "bench": bench, "strategy": strategy}
+        rec.update(fields)
+        rec.update({"samples": n, "unit": "cycles"})
+        factor = shift if which(rec) else 1.0
+        set_stats(rec, draw(rng, n, median * factor, spread), 0.5)
+        if not hists:
+            del rec["hist"], rec["stddev"]
+        recs.append(rec)
+        return rec
+
+    result("primitives", "invlpg", 300, pages=1, targets=0, cpu=0)
+    result("primitives", "ipi-roundtrip", 3000, pages=0, targets=1, distance="same-ccx", cpu=1)
+    for pages in (1, 8, 64):
+        for targets in (1, cpus - 1):
+            for strategy, per_page in (("ipi-page", 2000), ("ipi-range", 300)):
+                extra = {"distance": "same-ccx"} if targets == 1 else {}
+                result("shootdown", strategy, 5000 + per_page * pages * targets ** 0.5,
+                       ipi_mode="unicast", pages=pages, targets=targets, ipis_sent=1,
+                       irqs_received=1, stale_reads=0, **extra)
+            result("shootdown", "invlpgb", 4000 + 50 * pages, pages=pages, targets=targets,
+                   ipis_sent=0, irqs_received=0, stale_reads=0, emulated=False)
+        result("shootdown", "ipi-range", 5500 + 300 * pages, ipi_mode="broadcast",
+               pages=pages, targets=cpus - 1, ipis_sent=3, irqs_received=3, stale_reads=0)
+    t = 0
+    for strategy, batch, irqs in (("per-page", 1, 6144), ("batch", 512, 12)):
+        for _ in range(3):
+            t += 1000
+            recs.append({"type": "tick", "seq": len(recs), "bench": "reclaim", "t_ms": t,
+                         "strategy": strategy, "pages": 100, "ipis": 300,
+                         "reads": [rng.randint(500000, 600000) for _ in range(cpus - 1)]})
+        result("reclaim", strategy, 100000 * batch ** 0.5, n=50, pages=2048, targets=cpus - 1,
+               batch=batch, ipis_sent=irqs, irqs_received=irqs, flushes=irqs // 3,
+               lost_writes=0, worker_loss_pct=40, reclaim_pages_per_s=20000 * batch ** 0.5)
+    c = 1
+    while True:
+        result("flushloop", "ipi-range", 7000 * c, n=500, pages=1, targets=c - 1, cpus=c,
+               ops_per_s=300000 // c * c // c, ops_per_s_cpu_min=1000, ops_per_s_cpu_max=2000,
+               nonzero_reads=0)
+        if c == cpus:
+            break
+        c = min(cpus, c * 2)
+    recs.append({"type": "summary", "seq": len(recs), "passed": 3, "failed": 0,
+                 "skipped": 0, "records": len(recs)})
+    return recs
+
+
+def write_jsonl(path, records):
+    """records as one JSON object a line."""
+    with open(path, "w", encoding="ascii") as f:
+        for rec in records:
+            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+
+
+def read_jsonl(path):
+    """The records of a JSONL file."""
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
