@@ -15,7 +15,8 @@ over the rows tested. A row is:
                          change is shown, its significance cannot be known
 
 Overall: slower if any row is slower, else faster if any is faster, else
-no significant change. Exit status: 0 no significant slowdown, 1 at least
+no significant change (or, when no row could be tested, that significance
+cannot be computed). Exit status: 0 no significant slowdown, 1 at least
 one row significantly slower by the threshold or more, 2 bad input.
 """
 
