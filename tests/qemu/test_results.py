@@ -342,6 +342,12 @@ class VerdictFormats(unittest.TestCase):
         self.assertEqual(len([c for c in cases if c.find("skipped") is not None]), s)
         self.assertEqual(run_cli(["junit", path, "--status"])[0], 1)
 
+    def test_junit_is_xml_whatever_the_line_carries(self):
+        run = load(os.path.join(SAMPLES, "good-fail.log"))
+        run.verdicts.append(verdicts.Point("FAIL", "x\x01y", "why\x02 <&>", "FAIL: ..."))
+        root = ET.fromstring(verdicts.junit_text(run).encode())
+        self.assertEqual(root.find("testsuite").get("failures"), "2")
+
     def test_truncated_log_fails_the_log_point(self):
         status, out, _ = run_cli(["tap", os.path.join(SAMPLES, "bad-truncated.log")])
         self.assertEqual(status, 0)

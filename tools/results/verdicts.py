@@ -79,6 +79,13 @@ def classname(name):
     return "shootdown." + head.replace(" ", "_")
 
 
+def xml_safe(text):
+    """text without the characters XML 1.0 cannot hold (a damaged serial
+    line can carry control bytes): each becomes '?'."""
+    return "".join(c if c in "\t\n\r" or " " <= c <= "\ud7ff" or
+                   "\ue000" <= c <= "\ufffd" else "?" for c in text or "")
+
+
 def to_junit(run, log_check=True, suite_name=None):
     """JUnit XML (one testsuite in a testsuites root) as an ElementTree
     Element; env fields go in as properties."""
@@ -92,14 +99,15 @@ def to_junit(run, log_check=True, suite_name=None):
                           skipped=str(skips))
     props = ET.SubElement(suite, "properties")
     for key, value in env_properties(run.env):
-        ET.SubElement(props, "property", name=key, value=value)
+        ET.SubElement(props, "property", name=key, value=xml_safe(value))
     for p in pts:
-        case = ET.SubElement(suite, "testcase", classname=classname(p.name), name=p.name)
+        case = ET.SubElement(suite, "testcase", classname=xml_safe(classname(p.name)),
+                             name=xml_safe(p.name))
         if p.kind == "FAIL":
-            fail = ET.SubElement(case, "failure", message=p.why or "", type="FAIL")
-            fail.text = p.text
+            fail = ET.SubElement(case, "failure", message=xml_safe(p.why), type="FAIL")
+            fail.text = xml_safe(p.text)
         elif p.kind == "SKIP":
-            ET.SubElement(case, "skipped", message=p.why or "")
+            ET.SubElement(case, "skipped", message=xml_safe(p.why))
     return root
 
 
