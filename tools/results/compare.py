@@ -259,6 +259,11 @@ class Comparison:
     def summary(self):
         """The overall line."""
         tested = [r for r in self.rows if r.p is not None]
+        if self.overall() == UNKNOWN:
+            text = f"overall: {UNKNOWN} ({len(self.rows)} configurations, p50 compared only)"
+            if self.only_a or self.only_b:
+                text += f"; {len(self.only_a)} only in A, {len(self.only_b)} only in B"
+            return text
         text = (f"overall: {self.overall()} ({len(self.rows)} configurations: "
                 f"{self.count(SLOWER)} slower, {self.count(FASTER)} faster, "
                 f"{self.count(SAME)} no significant change")
@@ -294,11 +299,12 @@ class Comparison:
         kinds = sorted({r.kind for r in self.rows if r.kind})
         lines.append(
             f"threshold {o.threshold:g}%, alpha {o.alpha:g}"
-            + (f" (Holm over {tested} tested rows)" if o.correction == "holm" else "")
-            + f"; times in {'/'.join(units)}; p: Mann-Whitney U on "
-            + (" and ".join({'raw': 'raw samples', 'hist': 'histograms'}[k] for k in kinds)
-               or "nothing (no histograms)")
-            + f"; CI: {100 * (1 - o.alpha):g}% bootstrap of the p50 change")
+            + (f" (Holm over {tested} tested rows)" if o.correction == "holm" and tested else "")
+            + f"; times in {'/'.join(units)}; "
+            + ("p: Mann-Whitney U on "
+               + " and ".join({'raw': 'raw samples', 'hist': 'histograms'}[k] for k in kinds)
+               + f"; CI: {100 * (1 - o.alpha):g}% bootstrap of the p50 change"
+               if kinds else "p and CI: not computed (no histograms)"))
         lines.append("")
         headers = ["bench", "configuration", "p50 A", "p50 B", "d p50", "CI p50 %",
                    "p99 A", "p99 B", "d p99", "p", "verdict"]
