@@ -71,7 +71,3 @@ def describe(key, skip=("bench",)):
             parts.append(f"{field}={v}")
     return " ".join(parts)
 
-
-def sort_key(key):
-    """Records in a table: bench, then the strategy, then numbers up."""
-    return key

@@ -18,7 +18,7 @@ import json
 import os
 import sys
 
-from tables import format_table, irqs_per_gib, latency, run_tables
+from tables import format_table, irqs_per_gib, run_tables
 from runs import env_summary
 
 FIG_INCHES = (9.6, 6.0)
@@ -386,5 +386,3 @@ def plot_run(run, outdir, allow_reexec=False):
         f.write(html_page(run, entries))
     return manifest
 
-
-__all__ = ["plot_run", "MissingMatplotlib", "FIGURES", "latency"]

@@ -13,7 +13,6 @@ change is a ratio of medians, with a percentile-bootstrap interval.
 import math
 import random
 
-from hist import Dist
 
 
 class MannWhitney:
@@ -125,5 +124,3 @@ def median(values):
     mid = len(s) // 2
     return s[mid] if len(s) % 2 else (s[mid - 1] + s[mid]) / 2.0
 
-
-__all__ = ["MannWhitney", "mann_whitney", "holm", "bootstrap_ratio_ci", "median", "Dist"]
