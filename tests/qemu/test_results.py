@@ -227,8 +227,10 @@ class Compare(unittest.TestCase):
         shutil.rmtree(cls.tmp)
 
     def compare(self, *args):
+        """compare with fewer resamples than the default (speed; the
+        interval's test uses its own)."""
         f = self.files
-        return run_cli(["compare"] + [f.get(a, a) for a in args])
+        return run_cli(["compare", "--bootstrap", "500"] + [f.get(a, a) for a in args])
 
     def test_same_distribution_is_no_significant_change(self):
         status, out, _ = self.compare("a1", "a2")
