@@ -34,7 +34,7 @@ ENV_FIELDS = (("cpu.vendor", "CPU vendor"), ("cpu.brand", "CPU model"),
               ("cpu.family", "CPU family"), ("cpu.model", "CPU model number"),
               ("cpu.stepping", "CPU stepping"), ("microcode", "microcode"),
               ("hypervisor", "accelerator/hypervisor"), ("cpus_online", "cpus_online"),
-              ("apic", "APIC mode"), ("cmdline", "command line"),
+              ("apic", "APIC mode"), ("idle", "idle loop"), ("cmdline", "command line"),
               ("version", "build"))
 TSC_TOLERANCE = 0.01
 
