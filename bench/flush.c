@@ -37,6 +37,11 @@ void flush_global(void *unused)
 	write_cr4(cr4);
 }
 
+void flush_nothing(void *unused)
+{
+	(void)unused;
+}
+
 /* A PCID other than the one this CPU runs in (CR3[11:0]). */
 static uint32_t wrong_pcid(void)
 {
@@ -171,6 +176,8 @@ bool flush_run(struct flush_plan *p)
 		return ipi_round(p, full, full, NULL);
 	case FLUSH_IPI_REMOTE_FULL:
 		return ipi_round(p, full, flush_range, range);
+	case FLUSH_IPI_LOCAL_ONLY:
+		return ipi_round(p, flush_nothing, flush_range, range);
 	default:
 		return run_invlpgb(p);
 	}

@@ -49,6 +49,14 @@ enum flush_how {
 	 * invlpgb_flush_all_nonglobals(), its batched reclaim flush.
 	 */
 	FLUSH_INVLPGB_ALL,
+	/*
+	 * One round in which the responders only acknowledge, and the
+	 * initiator INVLPGs the range: a flush that misses every other
+	 * CPU, on purpose. The negative control of a cross-CPU check (and
+	 * its fault injection), with the IPIs of a real round, so that
+	 * the CPUs interleave as under the strategies it stands for.
+	 */
+	FLUSH_IPI_LOCAL_ONLY,
 };
 
 struct flush_req {
@@ -115,9 +123,10 @@ bool flush_run(struct flush_plan *p);
  * What a responder runs (cross-call functions, smp.h's xcall_fn), also
  * for callers that clean up outside a timed flush.
  */
-void flush_page(void *va);	 /* INVLPG of the address arg */
-void flush_range(void *range);	 /* of every page of a flush_range */
-void flush_all(void *unused);	 /* CR3 reload: non-global entries */
-void flush_global(void *unused); /* CR4.PGE toggle: every entry */
+void flush_page(void *va);	  /* INVLPG of the address arg */
+void flush_range(void *range);	  /* of every page of a flush_range */
+void flush_all(void *unused);	  /* CR3 reload: non-global entries */
+void flush_global(void *unused);  /* CR4.PGE toggle: every entry */
+void flush_nothing(void *unused); /* FLUSH_IPI_LOCAL_ONLY's responders */
 
 #endif
