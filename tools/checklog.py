@@ -554,6 +554,7 @@ def check_result(rec):
     if "emulated" in rec and not isinstance(rec["emulated"], bool):
         probs.append("field 'emulated' must be true or false")
     probs += check_entry_counts(rec)
+    probs += check_flushloop_counts(rec)
     return probs + check_handler_fields(rec)
 
 
@@ -576,6 +577,31 @@ def check_entry_counts(rec):
             probs.append(f"field '{key}' must be a count (is {json.dumps(val)})")
         elif _is_int(rec.get("samples")) and val > rec["samples"]:
             probs.append(f"field '{key}' {val} > samples {rec['samples']}")
+    return probs
+
+
+# flushloop's counters (docs/experiments.md); remote_reads and
+# stale_remote_reads (the cross-CPU check) are not in logs of older builds:
+# checked where present.
+FLUSHLOOP_COUNTS = ("nonzero_reads", "failed_ops", "remote_reads",
+                    "stale_remote_reads")
+
+
+def check_flushloop_counts(rec):
+    """Problems of a flushloop record's counters: counts, and no more stale
+    reads of other CPUs' pages than reads of them."""
+    probs = []
+    if rec.get("bench") != "flushloop":
+        return probs
+    for key in FLUSHLOOP_COUNTS:
+        val = rec.get(key)
+        if val is not None and (not _is_int(val) or val < 0):
+            probs.append(f"field '{key}' must be a count (is {json.dumps(val)})")
+    reads, stale = rec.get("remote_reads"), rec.get("stale_remote_reads")
+    if (reads is None) != (stale is None):
+        probs.append("remote_reads and stale_remote_reads come together")
+    elif _is_int(reads) and _is_int(stale) and 0 <= reads < stale:
+        probs.append(f"field 'stale_remote_reads' {stale} > remote_reads {reads}")
     return probs
 
 
