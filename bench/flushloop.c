@@ -5,6 +5,13 @@
  * it and flush it on every participating CPU with the strategy; map a
  * fresh zeroed frame; check that it reads zero". Reported: operations per
  * second, all CPUs together and per CPU, for 1, 2, 4, ... all CPUs.
+ *
+ * Each CPU has two pages and works on them in turn, so that one is
+ * mapped while it flushes the other. Between two of its operations every
+ * CPU reads another's mapped page (each other CPU in turn), so that its
+ * TLB holds that translation when the owner next unmaps the page: a
+ * flush that missed this CPU leaves it reading a frame whose flush the
+ * owner already finished, which the check counts.
  */
 #include "bench/bench.h"
 #include "bench/flush.h"
@@ -15,6 +22,7 @@
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "mm/invlpgb.h"
+#include "mm/pagefault.h"
 #include "mm/vm.h"
 #include "smp/apic.h"
 #include "smp/percpu.h"
@@ -24,25 +32,84 @@
 #define FL_LATENCIES 65536
 #define WAIT_US	     FLUSH_WAIT_US
 /*
- * A tick record every 500 ms: at default settings flushloop runs 600 ms
- * (6 rounds of 100 ms under 4 CPUs), and a tick is ~90 bytes.
+ * A tick record every 500 ms: at default settings flushloop runs 700 ms
+ * (6 rounds of 100 ms under 4 CPUs, and the cross-CPU control), and a
+ * tick is ~90 bytes.
  */
 #define TICK_MS 500
 
+/*
+ * FL_CONTROL is the cross-CPU negative control: the owner INVLPGs its
+ * page on its own CPU only; the other CPUs get the IPI and only
+ * acknowledge it (FLUSH_IPI_LOCAL_ONLY).
+ */
 enum fl_strategy { FL_IPI_PAGE, FL_IPI_RANGE, FL_INVLPGB, FL_COUNT };
-static const char *const fl_names[FL_COUNT] = {"ipi-page", "ipi-range",
-					       "invlpgb"};
+#define FL_CONTROL FL_COUNT
+static const char *const fl_names[FL_COUNT + 1] = {"ipi-page", "ipi-range",
+						   "invlpgb", "local-only"};
+
+/*
+ * What a CPU writes into its page in its operation `gen`: 0x5a, its
+ * number and the generation, so that a read of the page tells which
+ * operation's frame it reached.
+ */
+#define FL_TAG	     0x5aull
+#define FL_TAG_SHIFT 56
+#define FL_CPU_SHIFT 40
+#define FL_GEN_MASK  ((1ull << FL_CPU_SHIFT) - 1)
+#define FL_CPU_MASK  0xffffull
+
+/*
+ * How many operations an unmapped frame is kept before it is freed.
+ * The allocator hands out the lowest free frame: freed at once, the old
+ * frame came straight back as the new one, and a CPU that kept the old
+ * translation read the new frame's zeros, as if flushed (the own-page
+ * check passed with no flush at all). Kept, the old frame still holds
+ * its generation when a CPU with a stale entry reads it. A power of 2.
+ */
+#define FL_QUARANTINE 8
 
 struct fl_cpu {
 	volatile uint64_t ops;
 	volatile uint64_t nonzero; /* remapped page did not read zero */
 	volatile uint64_t failed;  /* map/unmap/alloc failures */
+	/*
+	 * The last generation whose flush completed on every CPU (this
+	 * CPU's page then maps a later frame): over the whole run, never
+	 * reset, so that a frame of an earlier round is still "flushed".
+	 */
+	volatile uint64_t done;
+	volatile uint64_t remote_reads; /* of others' pages, not faulted */
+	volatile uint64_t stale_remote; /* of them, a flushed frame */
 } __attribute__((aligned(CACHELINE)));
 
+/* Frames a CPU unmapped, oldest first from `next`; 0: empty slot. */
+struct fl_quarantine {
+	uint64_t pa[FL_QUARANTINE];
+	unsigned next;
+} __attribute__((aligned(CACHELINE)));
+
+/* The first stale cross-CPU read of a strategy, for its FAIL. */
+struct fl_stale {
+	unsigned owner, checker, cpus;
+	uint64_t value, done;
+};
+
 static struct fl_cpu fl[MAX_CPUS];
+static struct fl_quarantine quarantine[MAX_CPUS];
 static struct cpumask participants;
+/* The participants in order: each CPU reads the others' pages in turn. */
+static uint16_t order[MAX_CPUS];
+static unsigned norder;
 static volatile bool fl_stop;
 static enum fl_strategy fl_strategy;
+/*
+ * Every flush is FLUSH_IPI_LOCAL_ONLY: the control's round, and every
+ * strategy's under selftest=flushloop-local.
+ */
+static bool fl_local;
+static volatile bool stale_taken;
+static struct fl_stale first_stale;
 static uint64_t *latency; /* cpu 0's per-operation cycles */
 static size_t nlat;
 static uint32_t invlpgb_max;
@@ -84,32 +151,80 @@ static void between_ops(void)
 	record_end(&rec);
 }
 
-static inline uint64_t own_va(unsigned cpu)
+/*
+ * Each CPU's pages: operation `gen` works on page gen % 2. While it
+ * flushes one, the other stays mapped for the other CPUs to read: under
+ * single-threaded TCG a CPU runs between two IPIs, when every other CPU
+ * is in the middle of its flush, and a single page would always be
+ * unmapped when they read it.
+ */
+#define FL_PAGES 2
+
+static inline uint64_t own_va(unsigned cpu, uint64_t gen)
 {
-	return FL_BASE + (uint64_t)cpu * PAGE_SIZE;
+	return FL_BASE +
+	       ((uint64_t)cpu * FL_PAGES + gen % FL_PAGES) * PAGE_SIZE;
 }
 
-static const enum flush_how fl_how[FL_COUNT] = {
+static inline uint64_t fl_tag(unsigned cpu, uint64_t gen)
+{
+	return FL_TAG << FL_TAG_SHIFT | (uint64_t)cpu << FL_CPU_SHIFT |
+	       (gen & FL_GEN_MASK);
+}
+
+static inline bool fl_tag_of(uint64_t v, unsigned cpu)
+{
+	return v >> FL_TAG_SHIFT == FL_TAG &&
+	       (v >> FL_CPU_SHIFT & FL_CPU_MASK) == cpu;
+}
+
+static const enum flush_how fl_how[FL_COUNT + 1] = {
 	[FL_IPI_PAGE] = FLUSH_IPI_PAGE,
 	[FL_IPI_RANGE] = FLUSH_IPI_RANGE,
 	[FL_INVLPGB] = FLUSH_INVLPGB,
+	[FL_CONTROL] = FLUSH_IPI_LOCAL_ONLY,
 };
+
+/* Keeps pa for FL_QUARANTINE operations; frees the one kept longest. */
+static void retire(struct fl_quarantine *q, uint64_t pa)
+{
+	uint64_t oldest = q->pa[q->next];
+
+	q->pa[q->next] = pa;
+	q->next = (q->next + 1) & (FL_QUARANTINE - 1);
+	if (oldest)
+		frame_free(oldest);
+}
+
+static void drain_quarantine(void)
+{
+	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+		for (unsigned i = 0; i < FL_QUARANTINE; i++)
+			if (quarantine[cpu].pa[i]) {
+				frame_free(quarantine[cpu].pa[i]);
+				quarantine[cpu].pa[i] = 0;
+			}
+}
 
 /*
  * One operation: write, unmap + flush, remap a zeroed frame, check. The
- * flush is the one planned for this CPU's page (loop()).
+ * flush is the one planned for this CPU's page (loop()). Once it has
+ * completed, the generation is published: from then on no CPU may read
+ * this generation's frame through the page.
  */
-static void one_op(struct fl_cpu *me, uint64_t va, struct flush_plan *flush)
+static void one_op(struct fl_cpu *me, unsigned self,
+		   struct flush_plan plan[FL_PAGES])
 {
-	uint64_t old, pa;
+	uint64_t gen = me->done + 1, va = own_va(self, gen), old, pa;
 
-	*(volatile uint64_t *)va = 0x5a5a5a5a00000000ull | this_cpu();
+	*(volatile uint64_t *)va = fl_tag(self, gen);
 	if (vm_unmap(va, PT_4K, &old) != PT_OK) {
 		me->failed++;
 		return;
 	}
-	flush_run(flush);
-	frame_free(old & PTE_ADDR_MASK);
+	flush_run(&plan[gen % FL_PAGES]);
+	__atomic_store_n(&me->done, gen, __ATOMIC_RELEASE);
+	retire(&quarantine[self], old & PTE_ADDR_MASK);
 	pa = frame_alloc(PMM_ZERO);
 	if (!pa || vm_map(va, pa, PT_4K, PTE_P | PTE_W | pte_nx(), NULL)) {
 		me->failed++;
@@ -119,17 +234,61 @@ static void one_op(struct fl_cpu *me, uint64_t va, struct flush_plan *flush)
 	me->ops++;
 }
 
+static void note_stale(unsigned owner, unsigned self, uint64_t v, uint64_t done)
+{
+	if (__atomic_exchange_n(&stale_taken, true, __ATOMIC_ACQ_REL))
+		return;
+	first_stale = (struct fl_stale){owner, self, norder, v, done};
+}
+
+/*
+ * Reads the next other participant's page (in turn; *pos is this CPU's
+ * place in order[]): the one its last completed operation remapped,
+ * mapped until its next-but-one operation. Stale: a value that page can
+ * no longer hold, i.e. one of a generation whose flush the owner had
+ * completed before this read began, or anything the owner never writes.
+ * A generation the owner is still flushing is not counted, nor zero (a
+ * fresh frame, or one that cannot be told apart). The read faults, and
+ * counts for nothing, where the page is unmapped at that moment.
+ */
+static void check_other(struct fl_cpu *me, unsigned self, unsigned *pos)
+{
+	unsigned owner;
+	uint64_t done, v;
+
+	if (norder < 2)
+		return;
+	*pos = *pos + 1 < norder ? *pos + 1 : 0;
+	if (order[*pos] == self)
+		*pos = *pos + 1 < norder ? *pos + 1 : 0;
+	owner = order[*pos];
+	done = __atomic_load_n(&fl[owner].done, __ATOMIC_ACQUIRE);
+	/*
+	 * The read must not start before `done` is known: begun earlier,
+	 * it could legitimately use the translation the flush was about
+	 * to drop.
+	 */
+	lfence();
+	if (read_u64_safe((const volatile void *)own_va(owner, done), &v))
+		return;
+	me->remote_reads++;
+	if (!v || (fl_tag_of(v, owner) && (v & FL_GEN_MASK) > done))
+		return;
+	me->stale_remote++;
+	note_stale(owner, self, v, done);
+}
+
 /* Every participant, interrupts on: it must answer the others' flushes. */
 static void loop(void *arg)
 {
-	struct fl_cpu *me = &fl[this_cpu()];
-	uint64_t va = own_va(this_cpu());
-	struct invlpgb_regs insn[1];
+	unsigned self = this_cpu(), pos = 0;
+	struct fl_cpu *me = &fl[self];
+	struct invlpgb_regs insn[FL_PAGES][1];
+	struct flush_plan plan[FL_PAGES];
 	struct cpumask others;
-	struct flush_plan plan;
-	bool planned;
-	struct flush_req req = {.how = fl_how[fl_strategy],
-				.va = va,
+	bool planned = true;
+	struct flush_req req = {.how = fl_local ? FLUSH_IPI_LOCAL_ONLY
+						: fl_how[fl_strategy],
 				.pages = 1,
 				.targets = &others,
 				.concurrent = true,
@@ -137,23 +296,31 @@ static void loop(void *arg)
 
 	(void)arg;
 	cpumask_copy(&others, &participants);
-	cpumask_clear(this_cpu(), &others);
+	cpumask_clear(self, &others);
+	while (pos < norder && order[pos] != self)
+		pos++;
 	/*
 	 * One page is one INVLPGB, which the encoder should never refuse;
 	 * if it does, this CPU only counts the failure and keeps cpu 0's
 	 * deadline, so that the round still ends.
 	 */
-	planned = flush_prepare(&plan, &req, insn, 1) == INVLPGB_OK;
+	for (unsigned i = 0; i < FL_PAGES; i++) {
+		req.va = own_va(self, i);
+		planned &=
+			flush_prepare(&plan[i], &req, insn[i], 1) == INVLPGB_OK;
+	}
 	me->failed += !planned;
 	while (!__atomic_load_n(&fl_stop, __ATOMIC_ACQUIRE)) {
 		uint64_t t0 = rdtsc_ordered();
 
 		if (planned)
-			one_op(me, va, &plan);
-		if (this_cpu() != 0)
-			continue;
-		if (nlat < FL_LATENCIES)
+			one_op(me, self, plan);
+		if (self == 0 && nlat < FL_LATENCIES)
 			latency[nlat++] = rdtsc_ordered() - t0;
+		/* Not timed: the check is not part of the operation. */
+		check_other(me, self, &pos);
+		if (self != 0)
+			continue;
 		if (rdtsc() > deadline)
 			__atomic_store_n(&fl_stop, true, __ATOMIC_RELEASE);
 		else
@@ -165,14 +332,37 @@ static bool map_own_pages(void)
 {
 	unsigned cpu;
 
-	for_each_cpu(cpu, &cpus_online) {
-		uint64_t pa = frame_alloc(PMM_ZERO);
+	for_each_cpu(cpu, &cpus_online)
+		for (unsigned i = 0; i < FL_PAGES; i++) {
+			uint64_t pa = frame_alloc(PMM_ZERO);
 
-		if (!pa || vm_map(own_va(cpu), pa, PT_4K,
-				  PTE_P | PTE_W | pte_nx(), NULL))
-			return false;
-	}
+			if (!pa || vm_map(own_va(cpu, i), pa, PT_4K,
+					  PTE_P | PTE_W | pte_nx(), NULL))
+				return false;
+		}
 	return true;
+}
+
+/*
+ * Every online CPU drops its entries for the flushloop pages. After a
+ * round: the control leaves stale entries on purpose, and a CPU left
+ * out of a round (or one that read a page for the last time before its
+ * owner's last flush) keeps entries its next round must not inherit: a
+ * stale read there would be charged to a strategy that did nothing
+ * wrong.
+ */
+static void drop_entries(void)
+{
+	struct flush_range r = {FL_BASE, 0};
+	struct cpumask others;
+	unsigned cpu;
+
+	for_each_cpu(cpu, &cpus_online)
+		r.pages = (cpu + 1) * FL_PAGES;
+	cpumask_copy(&others, &cpus_online);
+	cpumask_clear(this_cpu(), &others);
+	on_cpumask(&others, flush_range, &r, IPI_EACH);
+	flush_range(&r);
 }
 
 /* Runs the loop on the first n online CPUs (0 among them) for a while. */
@@ -183,11 +373,14 @@ static void run_round(unsigned n, uint64_t duration_us)
 	uint64_t start;
 
 	cpumask_zero(&participants);
+	norder = 0;
 	for_each_cpu(cpu, &cpus_online)
-		if (k++ < n)
+		if (k++ < n) {
 			cpumask_set(cpu, &participants);
+			order[norder++] = (uint16_t)cpu;
+		}
 	for_each_cpu(cpu, &participants)
-		fl[cpu] = (struct fl_cpu){0};
+		fl[cpu] = (struct fl_cpu){.done = fl[cpu].done};
 	fl_stop = false;
 	nlat = 0;
 	for_each_cpu(cpu, &participants) {
@@ -208,11 +401,22 @@ static void run_round(unsigned n, uint64_t duration_us)
 		       rdtsc() - start < us_to_cycles(WAIT_US))
 			cpu_relax();
 	irq_disable();
+	drop_entries();
 }
 
-static void record(unsigned n, uint64_t duration_us, uint64_t *nonzero)
+/* What a strategy's rounds add up to, for its verdicts. */
+struct fl_tally {
+	uint64_t nonzero;      /* own page read non-zero after its remap */
+	uint64_t remote_reads; /* reads of another CPU's page */
+	uint64_t stale_remote; /* of them, stale */
+	bool stale_seen;       /* first_stale holds the first of them */
+	struct fl_stale first;
+};
+
+static void record(unsigned n, uint64_t duration_us, struct fl_tally *t)
 {
 	uint64_t total = 0, lo = UINT64_MAX, hi = 0, failed = 0, bad = 0;
+	uint64_t reads = 0, stale = 0;
 	unsigned cpu;
 
 	for_each_cpu(cpu, &participants) {
@@ -223,8 +427,16 @@ static void record(unsigned n, uint64_t duration_us, uint64_t *nonzero)
 		hi = per > hi ? per : hi;
 		bad += fl[cpu].nonzero;
 		failed += fl[cpu].failed;
+		reads += fl[cpu].remote_reads;
+		stale += fl[cpu].stale_remote;
 	}
-	*nonzero += bad;
+	t->nonzero += bad;
+	t->remote_reads += reads;
+	t->stale_remote += stale;
+	if (stale_taken && !t->stale_seen) {
+		t->stale_seen = true;
+		t->first = first_stale;
+	}
 	struct result_field f[] = {
 		{"cpus", n, false},
 		{"ops_per_s", total * 1000000 / duration_us, false},
@@ -232,6 +444,8 @@ static void record(unsigned n, uint64_t duration_us, uint64_t *nonzero)
 		{"ops_per_s_cpu_max", hi, false},
 		{"nonzero_reads", bad, false},
 		{"failed_ops", failed, false},
+		{"remote_reads", reads, false},
+		{"stale_remote_reads", stale, false},
 	};
 	struct result r = {.bench = "flushloop",
 			   .strategy = fl_names[fl_strategy],
@@ -247,9 +461,11 @@ static void record(unsigned n, uint64_t duration_us, uint64_t *nonzero)
 	if (!nlat)
 		latency[0] = 0;
 	result_emit(&r);
-	kprintf("  %-9s %4u cpus %10llu ops/s  per cpu %8llu..%-8llu%s\n",
+	kprintf("  %-10s %4u cpus %10llu ops/s  per cpu %8llu..%-8llu  "
+		"stale cross-cpu %llu of %llu%s\n",
 		fl_names[fl_strategy], n, (unsigned long long)f[1].value,
 		(unsigned long long)lo, (unsigned long long)hi,
+		(unsigned long long)stale, (unsigned long long)reads,
 		r.emulated ? "  (emulated)" : "");
 }
 
@@ -262,10 +478,10 @@ static void record(unsigned n, uint64_t duration_us, uint64_t *nonzero)
  */
 static int negative_control(void)
 {
-	uint64_t va = own_va(this_cpu()), old, pa, seen = 0;
+	uint64_t va = own_va(this_cpu(), 0), old, pa, seen = 0;
 	bool ok;
 
-	*(volatile uint64_t *)va = 0x5a5a5a5a00000000ull | this_cpu();
+	*(volatile uint64_t *)va = fl_tag(this_cpu(), 0);
 	pa = frame_alloc(PMM_ZERO);
 	ok = pa && vm_unmap(va, PT_4K, &old) == PT_OK;
 	ok = ok &&
@@ -290,6 +506,59 @@ static int negative_control(void)
 	return 0;
 }
 
+/*
+ * The cross-CPU negative control: a round on every online CPU in which
+ * each owner INVLPGs its page on its own CPU only. Each CPU must then
+ * read, through another's page, a frame that owner had already
+ * "flushed"; where one does not, the cross-CPU check cannot see a
+ * missed remote flush on it. True only if every CPU did.
+ */
+static bool cross_control(unsigned online, uint64_t us)
+{
+	const char *name = "flushloop: cross-cpu negative control";
+	struct fl_tally t = {0};
+	unsigned cpu, blind = 0, first = 0;
+
+	if (online < 2) {
+		report_skip(name, "one cpu: no other cpu to read its page");
+		return false;
+	}
+	fl_local = true;
+	fl_strategy = FL_CONTROL;
+	stale_taken = false;
+	run_round(online, us);
+	rounds_done++;
+	record(online, us, &t);
+	fl_local = bench_params.flushloop_local;
+	for_each_cpu(cpu, &participants)
+		if (!fl[cpu].stale_remote && !blind++)
+			first = cpu;
+	if (!blind) {
+		report_pass("%s: %llu of %llu reads of another cpu's page were "
+			    "stale with the remote flush skipped, on each of "
+			    "%u cpus",
+			    name, (unsigned long long)t.stale_remote,
+			    (unsigned long long)t.remote_reads, online);
+		return true;
+	}
+	if (t.stale_remote)
+		report_skip(name,
+			    "%u of %u cpus (the first: cpu %u) read no stale "
+			    "data through another cpu's page with the remote "
+			    "flush skipped: the cross-cpu check cannot prove "
+			    "anything for them",
+			    blind, online, first);
+	else
+		report_skip(name,
+			    "no cpu read stale data in %llu reads of another "
+			    "cpu's page with the remote flush skipped: this "
+			    "machine re-walks the page tables, or the round "
+			    "was too short to show it; the cross-cpu check "
+			    "proves nothing here",
+			    (unsigned long long)t.remote_reads);
+	return false;
+}
+
 static bool strategy_available(enum fl_strategy s)
 {
 	bool emulated;
@@ -309,7 +578,73 @@ void flushloop_plan_shape(struct plan_flushloop *p)
 	for (unsigned n = 1; n <= online;
 	     n = n * 2 > online && n != online ? online : n * 2)
 		p->cpu_counts++;
+	p->controls = online > 1;
 	p->duration_ms = bench_params.flushloop_ms;
+}
+
+static void own_verdict(int s, const struct fl_tally *t, int control)
+{
+	char name[64];
+
+	ksnprintf(name, sizeof(name), "flushloop: %s: remapped pages read zero",
+		  fl_names[s]);
+	if (t->nonzero)
+		report_fail(name, "%llu reads saw old data",
+			    (unsigned long long)t->nonzero);
+	else if (!control)
+		report_skip(name, "no read saw old data, but none did "
+				  "without a flush either (the "
+				  "negative control): this proves "
+				  "nothing here");
+	else
+		report_pass("%s", name);
+}
+
+/*
+ * A stale read through another CPU's page always fails, naming the first
+ * one's owner (whose flush missed) and reader. None passes only where
+ * the cross-CPU control showed that every CPU would have read stale data.
+ */
+static void cross_verdict(int s, const struct fl_tally *t, unsigned online,
+			  bool control)
+{
+	const struct fl_stale *f = &t->first;
+	char name[72], what[96];
+
+	ksnprintf(name, sizeof(name), "flushloop: %s: no stale cross-cpu reads",
+		  fl_names[s]);
+	if (t->stale_remote) {
+		if (fl_tag_of(f->value, f->owner))
+			ksnprintf(what, sizeof(what), "its generation %llu",
+				  (unsigned long long)(f->value & FL_GEN_MASK));
+		else
+			ksnprintf(what, sizeof(what),
+				  "0x%llx, which cpu %u never writes there",
+				  (unsigned long long)f->value, f->owner);
+		report_fail(name,
+			    "%llu of %llu reads of another cpu's page were "
+			    "stale; the first: cpu %u read cpu %u's page after "
+			    "cpu %u's flush of generation %llu had completed "
+			    "(a round of %u cpus) and saw %s",
+			    (unsigned long long)t->stale_remote,
+			    (unsigned long long)t->remote_reads, f->checker,
+			    f->owner, f->owner, (unsigned long long)f->done,
+			    f->cpus, what);
+	} else if (online < 2) {
+		report_skip(name, "one cpu: no other cpu to read its page");
+	} else if (!t->remote_reads) {
+		report_fail(name, "no cpu read another cpu's page: the check "
+				  "did not run");
+	} else if (!control) {
+		report_skip(name,
+			    "0 stale of %llu reads of another cpu's "
+			    "page, but the cross-cpu negative control "
+			    "did not show stale data on every cpu, so "
+			    "this proves nothing",
+			    (unsigned long long)t->remote_reads);
+	} else {
+		report_pass("%s", name);
+	}
 }
 
 void flushloop_run(void)
@@ -317,10 +652,11 @@ void flushloop_run(void)
 	uint64_t us = bench_params.flushloop_ms * 1000;
 	unsigned online = cpumask_count(&cpus_online);
 	struct plan_flushloop shape;
+	bool cross;
 	int control;
 
 	flushloop_plan_shape(&shape);
-	rounds_total = shape.strategies * shape.cpu_counts;
+	rounds_total = shape.strategies * shape.cpu_counts + shape.controls;
 	rounds_done = 0;
 	latency = bench_alloc(FL_LATENCIES);
 	if (!latency || !map_own_pages()) {
@@ -332,35 +668,36 @@ void flushloop_run(void)
 		bench_free(latency, FL_LATENCIES);
 		return;
 	}
-	kprintf("flushloop: write, unmap + flush, remap, check; %llu ms "
-		"each\n",
+	fl_local = bench_params.flushloop_local;
+	if (fl_local)
+		report_info("selftest: selftest=flushloop-local: every "
+			    "flushloop strategy INVLPGs on the flushing cpu "
+			    "only; the other cpus acknowledge its IPI without "
+			    "flushing");
+	/* A read of another CPU's page while its owner has it unmapped. */
+	pf_expect(FL_BASE, own_va(MAX_CPUS, 0), PF_SKIP, NULL);
+	kprintf("flushloop: write, unmap + flush, remap, check; read another "
+		"cpu's page between operations; %llu ms each\n",
 		(unsigned long long)bench_params.flushloop_ms);
+	cross = cross_control(online, us);
 	for (int s = 0; s < FL_COUNT; s++) {
-		uint64_t nonzero = 0;
-		char name[64];
+		struct fl_tally t = {0};
 
 		fl_strategy = (enum fl_strategy)s;
 		if (!strategy_available(fl_strategy))
 			continue;
+		stale_taken = false;
 		for (unsigned n = 1; n <= online;
 		     n = n * 2 > online && n != online ? online : n * 2) {
 			run_round(n, us);
 			rounds_done++;
-			record(n, us, &nonzero);
+			record(n, us, &t);
 		}
-		ksnprintf(name, sizeof(name),
-			  "flushloop: %s: remapped pages read zero",
-			  fl_names[s]);
-		if (nonzero)
-			report_fail(name, "%llu reads saw old data",
-				    (unsigned long long)nonzero);
-		else if (!control)
-			report_skip(name, "no read saw old data, but none did "
-					  "without a flush either (the "
-					  "negative control): this proves "
-					  "nothing here");
-		else
-			report_pass("%s", name);
+		own_verdict(s, &t, control);
+		cross_verdict(s, &t, online, cross);
 	}
+	pf_expect_end(NULL);
+	drain_quarantine();
+	fl_local = false;
 	bench_free(latency, FL_LATENCIES);
 }

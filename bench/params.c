@@ -508,6 +508,7 @@ size_t params_from_config(const struct config *cfg,
 	out->hot_mb = cfg->hot_mb;
 	out->writers = cfg->writers;
 	out->handler_timing = cfg->handler_timing;
+	out->flushloop_local = cfg->inject == INJECT_FLUSHLOOP_LOCAL;
 	out->duration_ms = cfg->duration_ms ? cfg->duration_ms : 1;
 	out->flushloop_ms = out->duration_ms;
 	out->shootdown_samples = out->samples;

@@ -107,6 +107,11 @@ struct bench_params {
 	uint32_t shootdown_samples, shootdown_warmup;
 	bool writers;
 	bool handler_timing; /* shootdown: time the responders' handlers */
+	/*
+	 * selftest=flushloop-local: flushloop's strategies flush this CPU
+	 * only, so that its cross-CPU check must FAIL them.
+	 */
+	bool flushloop_local;
 	uint64_t seed;
 };
 

@@ -216,7 +216,7 @@ uint64_t plan_reclaim_cycles(const struct plan_reclaim *rc,
 uint64_t plan_flushloop_cycles(const struct plan_flushloop *fl,
 			       const struct plan_costs *c)
 {
-	return (uint64_t)fl->strategies * fl->cpu_counts *
+	return ((uint64_t)fl->strategies * fl->cpu_counts + fl->controls) *
 	       ms_cycles(c, fl->duration_ms);
 }
 
@@ -334,7 +334,9 @@ static void fit_flushloop(struct plan *p, const struct plan_costs *c,
 			  uint64_t share)
 {
 	struct plan_flushloop *fl = &p->fl;
-	uint64_t points = (uint64_t)fl->strategies * fl->cpu_counts, ms;
+	uint64_t points =
+		(uint64_t)fl->strategies * fl->cpu_counts + fl->controls;
+	uint64_t ms;
 
 	if (fl->duration_set || !points || !c->tsc_khz ||
 	    plan_flushloop_cycles(fl, c) <= share)
@@ -516,6 +518,7 @@ void plan_default_suite(const struct plan_machine *m,
 	for (uint32_t n = 1; n <= m->cpus;
 	     n = n * 2 > m->cpus && n != m->cpus ? m->cpus : n * 2)
 		p->fl.cpu_counts++;
+	p->fl.controls = m->cpus > 1;
 	p->fl.duration_ms = DEFAULT_DURATION_MS;
 	estimate(p, c);
 	*uncut_ms = p->total_ms;

@@ -101,7 +101,8 @@ struct plan_reclaim {
 
 struct plan_flushloop {
 	uint32_t strategies, cpu_counts;
-	uint64_t duration_ms; /* per strategy and CPU count */
+	uint32_t controls;    /* rounds besides them: the cross-CPU control */
+	uint64_t duration_ms; /* per round: strategy and CPU count, control */
 	bool duration_set;
 };
 

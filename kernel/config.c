@@ -82,7 +82,8 @@ static const char *const init_wait_choices[] = {"auto", "on", "off", NULL};
 static const char *const idle_choices[] = {"auto", "poll", "hlt", "mwait",
 					   NULL};
 static const char *const inject_choices[] = {
-	"none", "fault", "fail", "fault-ap", "tsc-skew", "invlpgb-local", NULL,
+	"none",		 "fault",	    "fail", "fault-ap", "tsc-skew",
+	"invlpgb-local", "flushloop-local", NULL,
 };
 
 #define CFG_OFF(f) offsetof(struct config, f)
@@ -122,8 +123,10 @@ const struct cmdline_opt config_opts[] = {
 		.help = "inject a failure to test the harness: none, fault "
 			"(an exception), fault-ap (one on the last cpu), fail "
 			"(a FAIL verdict), tsc-skew (one TSC estimate 2% off "
-			"for the sources check) or invlpgb-local (a local "
-			"INVLPG in place of the tlb: check's INVLPGB)",
+			"for the sources check), invlpgb-local (a local "
+			"INVLPG in place of the tlb: check's INVLPGB) or "
+			"flushloop-local (flushloop's flushes skip the other "
+			"cpus)",
 		.offset = CFG_OFF(inject),
 		.choices = inject_choices,
 	},

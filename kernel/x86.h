@@ -91,6 +91,12 @@ static inline uint64_t rdtsc_ordered(void)
 	return rdtsc();
 }
 
+/* Later instructions start only once every earlier one has completed. */
+static inline void lfence(void)
+{
+	asm volatile("lfence" ::: "memory");
+}
+
 static inline void mfence(void)
 {
 	asm volatile("mfence" ::: "memory");

@@ -596,7 +596,9 @@ def check_reclaim(records):
 
 def check_flushloop(records, smp):
     """flushloop records with ops_per_s > 0 for every strategy that ran and
-    every CPU count 1, 2, 4, ... all; no remapped page read old data."""
+    every CPU count 1, 2, 4, ... all; no remapped page read old data, and
+    no read of another CPU's page was stale, but in the cross-CPU control
+    (strategy local-only, on every CPU where there are two or more)."""
     counts, n = [], 1
     while n < smp:
         counts.append(n)
@@ -610,6 +612,15 @@ def check_flushloop(records, smp):
                 problems.append(f"flushloop {r.get('strategy')} {r.get('cpus')} cpus: no ops")
             if r.get("nonzero_reads"):
                 problems.append(f"flushloop {r.get('strategy')}: nonzero reads")
+            for key in ("remote_reads", "stale_remote_reads"):
+                if not isinstance(r.get(key), int):
+                    problems.append(f"flushloop {r.get('strategy')} {r.get('cpus')} cpus: "
+                                    f"no {key}")
+            if r.get("strategy") != "local-only" and r.get("stale_remote_reads"):
+                problems.append(f"flushloop {r.get('strategy')} {r.get('cpus')} cpus: "
+                                f"{r['stale_remote_reads']} stale remote reads")
+    if smp > 1 and ("local-only", smp) not in seen:
+        problems.append(f"no flushloop cross-cpu control record at {smp} cpus")
     for s in ("ipi-page", "ipi-range"):
         for c in counts:
             if (s, c) not in seen:

@@ -99,6 +99,8 @@ static void test_values(void **state)
 	assert_int_equal(cfg.inject, INJECT_TSC_SKEW);
 	assert_int_equal(parse("selftest=invlpgb-local"), 0);
 	assert_int_equal(cfg.inject, INJECT_INVLPGB_LOCAL);
+	assert_int_equal(parse("selftest=flushloop-local"), 0);
+	assert_int_equal(cfg.inject, INJECT_FLUSHLOOP_LOCAL);
 	assert_int_equal(parse("selftest=none"), 0);
 	assert_int_equal(cfg.inject, INJECT_NONE);
 	assert_int_equal(parse("init_wait=on"), 0);
@@ -307,8 +309,8 @@ static void test_diagnostics(void **state)
 			     "0..18446744073709551615: using default '1'");
 	expect_one("selftest=crash",
 		   "cmdline: 'selftest=crash': expected "
-		   "none|fault|fail|fault-ap|tsc-skew|invlpgb-local: using "
-		   "default 'none'");
+		   "none|fault|fail|fault-ap|tsc-skew|invlpgb-local|"
+		   "flushloop-local: using default 'none'");
 	expect_one("init_wait=10", "cmdline: 'init_wait=10': expected "
 				   "auto|on|off: using default 'auto'");
 	expect_one("idle=spin", "cmdline: 'idle=spin': expected "

@@ -601,6 +601,9 @@ static void test_from_config(void **state)
 	assert_int_equal(p.warmup, 20);
 	assert_int_equal(p.seed, 1);
 	assert_false(p.handler_timing);
+	assert_false(p.flushloop_local);
+	assert_int_equal(from_line("selftest=flushloop-local", &p), 0);
+	assert_true(p.flushloop_local);
 	assert_int_equal(from_line("handler_timing=on", &p), 0);
 	assert_true(p.handler_timing);
 	assert_int_equal(from_line("bench=shootdown strategies=ipi-range,"

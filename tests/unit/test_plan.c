@@ -62,6 +62,7 @@ static void defaults(struct plan *p, uint32_t responders)
 	p->rc.duration_ms = 100;
 	p->fl.strategies = 3;
 	p->fl.cpu_counts = 3;
+	p->fl.controls = 1;
 	p->fl.duration_ms = 100;
 }
 
@@ -98,9 +99,9 @@ static void test_estimates_follow_the_model(void **state)
 	one = plan_reclaim_cycles(&p.rc, &tcg4);
 	p.rc.cold_pages *= 2;
 	assert_true(plan_reclaim_cycles(&p.rc, &tcg4) > one);
-	/* Flushloop: strategies x counts x duration. */
+	/* Flushloop: (strategies x counts + controls) x duration. */
 	assert_int_equal(plan_flushloop_cycles(&p.fl, &tcg4),
-			 3ull * 3 * 100 * KHZ);
+			 (3ull * 3 + 1) * 100 * KHZ);
 }
 
 /* With a pilot, a sample costs what the pilot saw, between its corners. */
@@ -308,11 +309,12 @@ static void test_small_experiment_gives_its_share_away(void **state)
 
 	(void)state;
 	defaults(&p, 3);
-	p.fl.duration_ms = 10; /* flushloop needs little */
+	/* flushloop needs little: 10 rounds (9 points and the control) */
+	p.fl.duration_ms = 9;
 	p.budget_ms = 15000;
 	alone = p;
 	plan_make(&p, &tcg4);
-	assert_int_equal(p.fl.duration_ms, 10);
+	assert_int_equal(p.fl.duration_ms, 9);
 	/* Without flushloop, the others get no more than with it. */
 	alone.run[PLAN_FLUSHLOOP] = false;
 	plan_make(&alone, &tcg4);
