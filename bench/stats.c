@@ -87,6 +87,47 @@ uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned int pct)
 	return sorted[rank - 1];
 }
 
+/* floor(sqrt(v)), bit by bit: no division, no FPU. */
+static uint64_t isqrt128(u128 v)
+{
+	u128 res = 0, bit = (u128)1 << 126;
+
+	while (bit > v)
+		bit >>= 2;
+	while (bit) {
+		if (v >= res + bit) {
+			v -= res + bit;
+			res = (res >> 1) + bit;
+		} else {
+			res >>= 1;
+		}
+		bit >>= 2;
+	}
+	return (uint64_t)res;
+}
+
+uint64_t stats_isqrt_round(u128 v)
+{
+	uint64_t r = isqrt128(v);
+
+	/* v >= (r + 1/2)^2 = r^2 + r + 1/4, i.e. v > r^2 + r for integers. */
+	return v > (u128)r * r + r && r != UINT64_MAX ? r + 1 : r;
+}
+
+/* Population variance about the rounded mean, saturating; see stats.h. */
+static uint64_t stddev_of(const uint64_t *v, size_t n, uint64_t mean)
+{
+	u128 sum = 0, max = ~(u128)0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t d = v[i] > mean ? v[i] - mean : mean - v[i];
+		u128 sq = (u128)d * d;
+
+		sum = sum > max - sq ? max : sum + sq;
+	}
+	return stats_isqrt_round(div128(sum, n));
+}
+
 int stats_compute(uint64_t *samples, size_t n, uint64_t overhead,
 		  struct stats *out)
 {
@@ -112,6 +153,7 @@ int stats_compute(uint64_t *samples, size_t n, uint64_t overhead,
 	out->p99 = stats_percentile(samples, n, 99);
 	/* sum <= n * max, so the rounded mean fits in 64 bits. */
 	out->mean = (uint64_t)div128(sum + n / 2, n);
+	out->stddev = stddev_of(samples, n, out->mean);
 	return STATS_OK;
 }
 
@@ -136,6 +178,7 @@ void stats_to_ns(const struct stats *in, uint64_t tsc_khz, struct stats *out)
 		.p99 = cycles_to_ns(in->p99, tsc_khz),
 		.max = cycles_to_ns(in->max, tsc_khz),
 		.mean = cycles_to_ns(in->mean, tsc_khz),
+		.stddev = cycles_to_ns(in->stddev, tsc_khz),
 	};
 
 	*out = ns;

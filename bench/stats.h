@@ -13,6 +13,13 @@
  * The mean is exact too: the sum is kept in 128 bits (it cannot overflow
  * for any n that fits in memory) and divided with rounding to the nearest
  * integer, halves rounded up: floor((sum + floor(n / 2)) / n).
+ *
+ * The standard deviation is the population one (divided by n, not n - 1:
+ * it describes these samples, it does not estimate a larger population's),
+ * taken about the rounded mean and rounded to the nearest cycle:
+ * round(sqrt(floor(sum((x - mean)^2) / n))). Using the rounded mean adds at
+ * most 0.25 to the variance. The sum of squares is kept in 128 bits and
+ * saturates there (only for deviations beyond 2^60 cycles).
  */
 #ifndef BENCH_STATS_H
 #define BENCH_STATS_H
@@ -24,6 +31,7 @@ struct stats {
 	uint64_t samples; /* n */
 	uint64_t min, p50, p90, p99, max;
 	uint64_t mean;
+	uint64_t stddev; /* population, about the mean, rounded */
 };
 
 enum stats_err {
@@ -62,6 +70,9 @@ uint64_t cycles_to_ns(uint64_t cycles, uint64_t tsc_khz);
  * copied); all zero but samples when tsc_khz == 0. in and out may alias.
  */
 void stats_to_ns(const struct stats *in, uint64_t tsc_khz, struct stats *out);
+
+/* round(sqrt(v)) for a 128-bit v: the nearest integer, halves up. */
+uint64_t stats_isqrt_round(unsigned __int128 v);
 
 /* num / den in hundredths, rounded half up (1.125 -> 113); 0 if den is 0. */
 uint64_t stats_ratio_x100(uint64_t num, uint64_t den);

@@ -4,7 +4,7 @@
 # Included from the top-level Makefile, or used on its own from the top of
 # the repository:  make -f tests/unit/bench.mk bench-unit
 #
-#   bench-unit          build build/host/test_{stats,params,table} with
+#   bench-unit          build build/host/test_{stats,hist,params,...} with
 #                       ASan/UBSan and run them (after bench-freestanding);
 #                       fails if any test fails
 #   bench-freestanding  compile the portable bench/ sources as the kernel
@@ -29,24 +29,25 @@ BENCH_UNIT_DIR := tests/unit
 BENCH_OUT := build/host
 BENCH_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
-BENCH_LDLIBS := -lcmocka
+BENCH_LDLIBS := -lcmocka -lm
 BENCH_KCFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding \
 	-fno-builtin -fno-pic -fno-pie -fno-stack-protector -mno-red-zone \
 	-mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 -mno-80387 -m64 -I.
 
-BENCH_TESTS := stats params table plan
+BENCH_TESTS := stats hist params table plan
 BENCH_SRCS_stats := bench/stats.c
+BENCH_SRCS_hist := bench/hist.c
 BENCH_SRCS_params := bench/params.c kernel/config.c kernel/cmdline.c \
 	kernel/kstring.c
 BENCH_SRCS_table := bench/table.c bench/stats.c kernel/kstring.c
 BENCH_SRCS_plan := bench/plan.c kernel/printf.c kernel/kstring.c
 
 BENCH_BINS := $(BENCH_TESTS:%=$(BENCH_OUT)/test_%)
-BENCH_HDRS := bench/stats.h bench/params.h bench/rng.h bench/table.h bench/plan.h \
+BENCH_HDRS := bench/stats.h bench/hist.h bench/params.h bench/rng.h bench/table.h bench/plan.h \
 	kernel/printf.h \
 	kernel/config.h kernel/cmdline.h kernel/kstring.h \
 	$(BENCH_UNIT_DIR)/unit.h
-BENCH_KSRCS := bench/stats.c bench/params.c bench/table.c bench/plan.c
+BENCH_KSRCS := bench/stats.c bench/hist.c bench/params.c bench/table.c bench/plan.c
 BENCH_KOBJS := $(BENCH_KSRCS:%.c=$(BENCH_OUT)/freestanding/%.o)
 
 define BENCH_RULE

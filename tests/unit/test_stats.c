@@ -409,6 +409,51 @@ static void test_stats_to_ns(void **state)
 	expect(&c, 9, 2, 20, 200, 2000, 12297829382473034410ull, 30);
 }
 
+/* Population standard deviation, worked out by hand. */
+static void test_stddev(void **state)
+{
+	uint64_t a[] = {2, 4, 4, 4, 5, 5, 7, 9}; /* mean 5, variance 4 */
+	uint64_t b[] = {7, 7, 7};
+	uint64_t c[] = {1, 2};	/* mean 1.5 -> 2; squares 1 + 0 = 1; 1/2 = 0 */
+	uint64_t d[] = {0, 10}; /* mean 5; variance 25 */
+	uint64_t e[] = {0, 0, 0, 3}; /* mean 1; (1+1+1+4)/4 = 1; sqrt 1 */
+	uint64_t f[] = {0, 0, 3};    /* mean 1; (1+1+4)/3 = 2; sqrt 1.41 -> 1 */
+	uint64_t g[] = {0, 0, 0, 0, 0, 0, 7}; /* mean 1; (6+36)/7 = 6 -> 2 */
+	uint64_t big[] = {0, UINT64_MAX};     /* saturates, does not wrap */
+
+	(void)state;
+	assert_int_equal(run(a, 8, 0).stddev, 2);
+	assert_int_equal(run(b, 3, 0).stddev, 0);
+	assert_int_equal(run(c, 2, 0).stddev, 0);
+	assert_int_equal(run(d, 2, 0).stddev, 5);
+	assert_int_equal(run(e, 4, 0).stddev, 1);
+	assert_int_equal(run(f, 3, 0).stddev, 1);
+	assert_int_equal(run(g, 7, 0).stddev, 2); /* 2.45 -> 2 */
+	/* overhead subtracted first: {100, 104} - 100 = {0, 4}, mean 2 */
+	{
+		uint64_t h[] = {104, 100};
+
+		assert_int_equal(run(h, 2, 100).stddev, 2);
+	}
+	assert_true(run(big, 2, 0).stddev >= (1ull << 63) - 1);
+}
+
+static void test_isqrt(void **state)
+{
+	typedef unsigned __int128 u128;
+
+	(void)state;
+	assert_int_equal(stats_isqrt_round(0), 0);
+	assert_int_equal(stats_isqrt_round(1), 1);
+	assert_int_equal(stats_isqrt_round(2), 1); /* 1.41 */
+	assert_int_equal(stats_isqrt_round(3), 2); /* 1.73 */
+	assert_int_equal(stats_isqrt_round(6), 2); /* 2.449 */
+	assert_int_equal(stats_isqrt_round(7), 3); /* 2.646 */
+	assert_int_equal(stats_isqrt_round(1000000), 1000);
+	assert_int_equal(stats_isqrt_round(((u128)1 << 100)), 1ull << 50);
+	assert_true(stats_isqrt_round(~(u128)0) == UINT64_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +471,8 @@ int main(void)
 		cmocka_unit_test(test_cycles_to_ns),
 		cmocka_unit_test(test_stats_to_ns),
 		cmocka_unit_test(test_ratio_x100),
+		cmocka_unit_test(test_stddev),
+		cmocka_unit_test(test_isqrt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
