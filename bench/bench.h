@@ -71,6 +71,13 @@ void reclaim_pilot(struct plan_reclaim *p);
 void flushloop_plan_shape(struct plan_flushloop *p);
 
 /*
+ * The experiments' text for people (tables, their titles, progress
+ * lines), as kprintf: the one place output=json silences. Verdicts and
+ * INFO lines go through report.h instead and always print.
+ */
+void bench_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * Progress, free text at most every 3 s: "<what>: 42% (<detail>), eta 12 s",
  * the ETA from the TSC time since bench_progress_begin() (bench_run calls
  * it before each experiment). done and total count any unit (configurations,

@@ -42,6 +42,63 @@ void flush_nothing(void *unused)
 	(void)unused;
 }
 
+/*
+ * delay_handler=: the responders' flush, then a busy-wait, then (in the
+ * cross-call code) the acknowledgement the initiator waits for. Set by
+ * flush_run() before it sends the IPIs, which order the store before
+ * the handlers run.
+ */
+static uint64_t responder_delay;
+
+static void delay(void)
+{
+	uint64_t t0 = rdtsc();
+
+	while (rdtsc() - t0 < responder_delay)
+		cpu_relax();
+}
+
+static void flush_page_delayed(void *va)
+{
+	flush_page(va);
+	delay();
+}
+
+static void flush_range_delayed(void *range)
+{
+	flush_range(range);
+	delay();
+}
+
+static void flush_all_delayed(void *unused)
+{
+	flush_all(unused);
+	delay();
+}
+
+static void flush_global_delayed(void *unused)
+{
+	flush_global(unused);
+	delay();
+}
+
+/* The delayed twin of a responder function, when delay_cycles asks. */
+static xcall_fn remote_fn(const struct flush_plan *p, xcall_fn fn)
+{
+	if (!p->req.delay_cycles || p->req.concurrent)
+		return fn;
+	responder_delay = p->req.delay_cycles;
+	if (fn == flush_page)
+		return flush_page_delayed;
+	if (fn == flush_range)
+		return flush_range_delayed;
+	if (fn == flush_all)
+		return flush_all_delayed;
+	if (fn == flush_global)
+		return flush_global_delayed;
+	return fn; /* flush_nothing: nothing to delay */
+}
+
 /* A PCID other than the one this CPU runs in (CR3[11:0]). */
 static uint32_t wrong_pcid(void)
 {
@@ -131,6 +188,7 @@ int flush_prepare(struct flush_plan *p, const struct flush_req *req,
 static bool ipi_round(const struct flush_plan *p, xcall_fn remote,
 		      xcall_fn self, void *arg)
 {
+	remote = remote_fn(p, remote);
 	if (p->req.concurrent) {
 		self(arg);
 		return on_cpumask_shared(p->req.targets, remote, arg);

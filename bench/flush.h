@@ -88,6 +88,13 @@ struct flush_req {
 	 * or the hardware, and then the verifier must catch it.
 	 */
 	enum param_invlpgb_bug bug;
+	/*
+	 * delay_handler= (a test aid): the responders busy-wait this many
+	 * TSC cycles after their flush, before they acknowledge; 0: none.
+	 * One flush at a time may ask for it (the handlers read it from a
+	 * variable flush_run() sets), so not with `concurrent`.
+	 */
+	uint64_t delay_cycles;
 };
 
 struct flush_range {

@@ -461,12 +461,12 @@ static void record(unsigned n, uint64_t duration_us, struct fl_tally *t)
 	if (!nlat)
 		latency[0] = 0;
 	result_emit(&r);
-	kprintf("  %-10s %4u cpus %10llu ops/s  per cpu %8llu..%-8llu  "
-		"stale cross-cpu %llu of %llu%s\n",
-		fl_names[fl_strategy], n, (unsigned long long)f[1].value,
-		(unsigned long long)lo, (unsigned long long)hi,
-		(unsigned long long)stale, (unsigned long long)reads,
-		r.emulated ? "  (emulated)" : "");
+	bench_printf("  %-10s %4u cpus %10llu ops/s  per cpu %8llu..%-8llu  "
+		     "stale cross-cpu %llu of %llu%s\n",
+		     fl_names[fl_strategy], n, (unsigned long long)f[1].value,
+		     (unsigned long long)lo, (unsigned long long)hi,
+		     (unsigned long long)stale, (unsigned long long)reads,
+		     r.emulated ? "  (emulated)" : "");
 }
 
 /*
@@ -676,7 +676,8 @@ void flushloop_run(void)
 			    "flushing");
 	/* A read of another CPU's page while its owner has it unmapped. */
 	pf_expect(FL_BASE, own_va(MAX_CPUS, 0), PF_SKIP, NULL);
-	kprintf("flushloop: write, unmap + flush, remap, check; read another "
+	bench_printf(
+		"flushloop: write, unmap + flush, remap, check; read another "
 		"cpu's page between operations; %llu ms each\n",
 		(unsigned long long)bench_params.flushloop_ms);
 	cross = cross_control(online, us);

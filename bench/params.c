@@ -480,6 +480,37 @@ const char *params_invlpgb_bug_name(enum param_invlpgb_bug bug)
 	return invlpgb_bugs[bug];
 }
 
+size_t params_parse_delay(const char *s, const struct param_names *strategies,
+			  struct param_delay *out, const struct param_diag *d)
+{
+	struct item name = {s, 0}, num;
+	uint64_t v;
+
+	*out = (struct param_delay){0};
+	if (!s || !*s || !kstrcmp(s, "none"))
+		return 0;
+	while (s[name.n] && s[name.n] != ':')
+		name.n++;
+	if (!s[name.n])
+		return diag(d, "delay_handler",
+			    "%Q is not STRATEGY:CYCLES: no delay", s);
+	if (!find_name(strategies, &name, &out->strategy))
+		return diag(d, "delay_handler", "unknown strategy %q: no delay",
+			    &name);
+	num.s = s + name.n + 1;
+	num.n = kstrlen(num.s);
+	if (kparse_u64(num.s, num.n, &v) != KPARSE_OK || !v ||
+	    v > PARAM_DELAY_MAX) {
+		out->strategy = 0;
+		return diag(d, "delay_handler",
+			    "cycles %q is not a number in 1..%u: no delay",
+			    &num, PARAM_DELAY_MAX);
+	}
+	out->on = true;
+	out->cycles = v;
+	return 0;
+}
+
 static uint32_t clamp_u32(uint64_t v, uint32_t min, uint32_t max)
 {
 	return v < min ? min : v > max ? max : (uint32_t)v;
@@ -509,6 +540,9 @@ size_t params_from_config(const struct config *cfg,
 	out->writers = cfg->writers;
 	out->handler_timing = cfg->handler_timing;
 	out->flushloop_local = cfg->inject == INJECT_FLUSHLOOP_LOCAL;
+	out->raw = cfg->raw;
+	nd += params_parse_delay(cfg->delay_handler, strategies, &out->delay,
+				 d);
 	out->duration_ms = cfg->duration_ms ? cfg->duration_ms : 1;
 	out->flushloop_ms = out->duration_ms;
 	out->shootdown_samples = out->samples;

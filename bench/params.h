@@ -93,6 +93,17 @@ struct param_invlpgb {
 	enum param_invlpgb_bug bug;
 };
 
+/*
+ * delay_handler=STRATEGY:CYCLES, a test aid: every shootdown responder
+ * handler of that strategy busy-waits CYCLES TSC cycles after its flush.
+ */
+#define PARAM_DELAY_MAX 1000000000ull /* cycles: about 0.3 s at 3 GHz */
+struct param_delay {
+	bool on;
+	uint32_t strategy; /* index into the strategy table */
+	uint64_t cycles;   /* 1..PARAM_DELAY_MAX */
+};
+
 /* Everything the experiments take from the command line. */
 struct bench_params {
 	struct param_list bench;      /* indices into the experiment table */
@@ -112,6 +123,8 @@ struct bench_params {
 	 * only, so that its cross-CPU check must FAIL them.
 	 */
 	bool flushloop_local;
+	bool raw;		  /* raw=on: every sample in raw records */
+	struct param_delay delay; /* delay_handler= */
 	uint64_t seed;
 };
 
@@ -168,6 +181,14 @@ size_t params_parse_invlpgb(const char *s, struct param_invlpgb *out,
 			    const struct param_diag *d);
 const char *params_invlpgb_mode_name(enum param_invlpgb_mode mode);
 const char *params_invlpgb_bug_name(enum param_invlpgb_bug bug);
+
+/*
+ * delay_handler=: `none` (or empty) is off; else STRATEGY:CYCLES with a
+ * name from `strategies` and CYCLES in 1..PARAM_DELAY_MAX (decimal or
+ * 0x hex). Anything else is reported and leaves it off.
+ */
+size_t params_parse_delay(const char *s, const struct param_names *strategies,
+			  struct param_delay *out, const struct param_diag *d);
 
 /* All of the above from a parsed command line; bench= allows `none`. */
 size_t params_from_config(const struct config *cfg,

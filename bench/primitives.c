@@ -43,7 +43,8 @@ static void emit_as(const char *strategy, uint64_t *s, unsigned n,
 
 	r.distance = targets ? distance : NULL;
 	result_emit(&r);
-	kprintf("  %-20s cpu %3llu %-12s p50 %7llu cyc %7llu ns p99 %7llu\n",
+	bench_printf(
+		"  %-20s cpu %3llu %-12s p50 %7llu cyc %7llu ns p99 %7llu\n",
 		strategy, (unsigned long long)cpu,
 		targets ? distance : "(local)", (unsigned long long)r.st.p50,
 		(unsigned long long)cycles_to_ns(r.st.p50, tsc_freq.khz),
@@ -181,7 +182,8 @@ static void emit_local(const char *name, unsigned pages, uint64_t *s,
 			   .emulated = emulated};
 
 	result_emit(&r);
-	kprintf("  %-20s cpu %3u %-12s p50 %7llu cyc %7llu ns p99 %7llu%s\n",
+	bench_printf(
+		"  %-20s cpu %3u %-12s p50 %7llu cyc %7llu ns p99 %7llu%s\n",
 		name, this_cpu(), "(local)", (unsigned long long)r.st.p50,
 		(unsigned long long)cycles_to_ns(r.st.p50, tsc_freq.khz),
 		(unsigned long long)r.st.p99, emulated ? " (emulated)" : "");
@@ -392,8 +394,8 @@ void primitives_run(void)
 
 		s[i] = rdtsc_ordered() - t0;
 	}
-	kprintf("primitives: on cpu %u (cycles and ns, p50 / p99)\n",
-		this_cpu());
+	bench_printf("primitives: on cpu %u (cycles and ns, p50 / p99)\n",
+		     this_cpu());
 	emit_as("tsc-read", s, n, 0, this_cpu(), true);
 	tlb_primitives(s, n);
 	/* One CPU of every distance class from this one (topology). */

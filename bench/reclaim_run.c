@@ -171,10 +171,11 @@ static void emit(struct rc_run *r, uint64_t *samples, uint64_t n)
 			     .emulated = r->emulated};
 
 	result_emit(&res);
-	kprintf("  %-22s %5u %8llu %8llu %6lld%% %10llu %6llu\n", r->name,
-		r->batch, (unsigned long long)r->icr,
-		(unsigned long long)r->irqs, (long long)r->loss_pct,
-		(unsigned long long)f[8].value, (unsigned long long)r->lost);
+	bench_printf("  %-22s %5u %8llu %8llu %6lld%% %10llu %6llu\n", r->name,
+		     r->batch, (unsigned long long)r->icr,
+		     (unsigned long long)r->irqs, (long long)r->loss_pct,
+		     (unsigned long long)f[8].value,
+		     (unsigned long long)r->lost);
 }
 
 /* Exact counts: one IPI per other CPU per flush, one interrupt each. */
@@ -372,7 +373,8 @@ void reclaim_run(void)
 		report_fail("reclaim: setup", "out of memory");
 		return;
 	}
-	kprintf("reclaim: %llu MiB cold, %llu MiB hot on each of %u workers\n"
+	bench_printf(
+		"reclaim: %llu MiB cold, %llu MiB hot on each of %u workers\n"
 		"  strategy               batch     ipis     irqs   loss "
 		"   pages/s   lost\n",
 		(unsigned long long)(c.cold_pages * PAGE_SIZE >> 20),

@@ -3,8 +3,10 @@
  * The experiment table, parameter handling, sample buffers and the result
  * record writer shared by every experiment.
  */
+#include <stdarg.h>
 #include "bench/bench.h"
 #include "bench/budget.h"
+#include "bench/hist.h"
 #include "bench/invlpgb_emul.h"
 #include "bench/sweep.h"
 #include "kernel/console.h"
@@ -22,6 +24,13 @@
 
 #define OVERHEAD_ROUNDS 1000
 #define PROGRESS_US	3000000
+/*
+ * Values per raw record: at most 32 x 21 bytes of digits and commas, so a
+ * record stays within RAW_BUF whatever the values; typical 4-6 digit
+ * samples make lines of about 250 bytes.
+ */
+#define RAW_PER_RECORD 32
+#define RAW_BUF	       1024
 
 void primitives_run(void);
 void shootdown_run(void);
@@ -45,6 +54,7 @@ _Static_assert(sizeof(experiments) / sizeof(experiments[0]) == PLAN_EXPS,
 struct bench_params bench_params;
 static uint64_t overhead = UINT64_MAX;
 static uint64_t exp_start, last_progress, last_tick;
+static bool human_text = true; /* output= is not json */
 
 void bench_diag(void *ctx, const char *msg)
 {
@@ -86,6 +96,17 @@ void bench_free(uint64_t *buf, size_t n)
 		frame_free_run((uint64_t)buf - DIRECT_MAP_BASE, frames);
 }
 
+void bench_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!human_text)
+		return;
+	va_start(ap, fmt);
+	kvprintf(fmt, ap);
+	va_end(ap);
+}
+
 void bench_progress_begin(void)
 {
 	exp_start = last_progress = last_tick = rdtsc();
@@ -111,9 +132,10 @@ void bench_progress(const char *what, uint64_t done, uint64_t total,
 			  (unsigned long long)(tsc_to_ns(elapsed / done *
 							 (total - done)) /
 					       1000000000));
-	kprintf("%s: %llu%%%s%s%s, eta %s s\n", what,
-		(unsigned long long)(done * 100 / total), detail ? " (" : "",
-		detail ? detail : "", detail ? ")" : "", eta);
+	bench_printf("%s: %llu%%%s%s%s, eta %s s\n", what,
+		     (unsigned long long)(done * 100 / total),
+		     detail ? " (" : "", detail ? detail : "",
+		     detail ? ")" : "", eta);
 }
 
 bool bench_tick_begin(struct record *rec, char *buf, size_t cap,
@@ -200,6 +222,44 @@ static void emit_stats(struct json *j, const struct stats *st)
 	json_u64(j, "mean", st->mean);
 }
 
+/* The distribution, in the contract of docs/output.md ("hist"). */
+static void emit_hist(struct json *j, const uint64_t *sorted, size_t n)
+{
+	static struct hist h; /* 520 bytes: off the stack */
+
+	hist_build(sorted, n, sorted[0], &h);
+	json_begin_object(j, "hist");
+	json_u64(j, "lo", h.lo);
+	json_u64(j, "per_octave", HIST_PER_OCTAVE);
+	json_begin_array(j, "counts");
+	for (size_t i = 0; i < h.nbuckets; i++)
+		json_u64(j, NULL, h.counts[i]);
+	json_end_array(j);
+	json_end_object(j);
+}
+
+/*
+ * raw=on: every sample, in the order measured, overhead subtracted as for
+ * the statistics, in raw records that name their result record's seq.
+ */
+static void emit_raw(unsigned result_seq, const uint64_t *v, size_t n,
+		     uint64_t sub)
+{
+	char buf[RAW_BUF];
+	struct record rec;
+
+	for (size_t off = 0; off < n; off += RAW_PER_RECORD) {
+		record_begin(&rec, buf, sizeof(buf), "raw");
+		json_u64(&rec.j, "result", result_seq);
+		json_u64(&rec.j, "offset", off);
+		json_begin_array(&rec.j, "values");
+		for (size_t i = off; i < n && i < off + RAW_PER_RECORD; i++)
+			json_u64(&rec.j, NULL, v[i] > sub ? v[i] - sub : 0);
+		json_end_array(&rec.j);
+		record_end(&rec);
+	}
+}
+
 static void emit_ns(struct json *j, const struct stats *st)
 {
 	struct stats ns;
@@ -211,14 +271,20 @@ static void emit_ns(struct json *j, const struct stats *st)
 	json_u64(j, "ns_p99", ns.p99);
 	json_u64(j, "ns_max", ns.max);
 	json_u64(j, "ns_mean", ns.mean);
+	json_u64(j, "ns_stddev", ns.stddev);
 }
 
 void result_emit(struct result *r)
 {
-	char buf[1024];
+	uint64_t sub = r->raw ? 0 : bench_overhead();
+	uint64_t *copy = NULL;
+	char buf[2048];
 	struct record rec;
 
-	stats_compute(r->samples, r->n, r->raw ? 0 : bench_overhead(), &r->st);
+	/* Sorting loses the order measured, which raw records keep. */
+	if (bench_params.raw && r->n && (copy = bench_alloc(r->n)))
+		mem_copy_words(copy, r->samples, r->n * sizeof(*copy));
+	stats_compute(r->samples, r->n, sub, &r->st);
 	record_begin(&rec, buf, sizeof(buf), "result");
 	json_str(&rec.j, "bench", r->bench);
 	json_str(&rec.j, "strategy", r->strategy);
@@ -233,6 +299,10 @@ void result_emit(struct result *r)
 	json_str(&rec.j, "idle", smp_idle_name(smp_stats.idle));
 	json_str(&rec.j, "unit", "cycles");
 	emit_stats(&rec.j, &r->st);
+	if (r->n) {
+		json_u64(&rec.j, "stddev", r->st.stddev);
+		emit_hist(&rec.j, r->samples, r->n);
+	}
 	if (tsc_freq.khz)
 		emit_ns(&rec.j, &r->st);
 	for (size_t i = 0; i < r->nfields; i++) {
@@ -247,6 +317,10 @@ void result_emit(struct result *r)
 	if (r->raw)
 		json_bool(&rec.j, "overhead_subtracted", false);
 	record_end(&rec);
+	if (copy) {
+		emit_raw(rec.seq, copy, r->n, sub);
+		bench_free(copy, r->n);
+	}
 	note_overhead_end(r);
 }
 
@@ -325,6 +399,7 @@ void bench_init(const struct config *cfg)
 	struct param_names strategies = PARAM_NAMES_ARRAY(strategy_names);
 	struct param_diag d = {bench_diag, NULL};
 
+	human_text = cfg->output != OUTPUT_JSON;
 	params_from_config(cfg, &benches, &strategies, &bench_params, &d);
 	model_on = bench_params.invlpgb.mode == PARAM_INVLPGB_EMULATE &&
 		   invlpgb_emul_enable();

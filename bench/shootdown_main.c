@@ -29,6 +29,27 @@ static void build_lists(struct sd_sweep *sw, unsigned responders)
 		sw->strategy[bench_params.strategies.v[i]] = true;
 }
 
+/* delay_handler=: a test aid, said out loud so no one takes its times. */
+static void shootdown_delay(struct sd_sweep *sw)
+{
+	const struct param_delay *d = &bench_params.delay;
+
+	if (!d->on)
+		return;
+	if (d->strategy == S_INVLPGB) {
+		report_info(
+			"shootdown: delay_handler: invlpgb has no responder "
+			"handler: no delay");
+		return;
+	}
+	sw->delay_strategy = (enum strategy)d->strategy;
+	sw->delay_cycles = d->cycles;
+	report_info("shootdown: delay_handler: every %s responder handler "
+		    "busy-waits %llu cycles (a test aid: its records carry "
+		    "delay_cycles)",
+		    strategy_names[d->strategy], (unsigned long long)d->cycles);
+}
+
 void shootdown_run(void)
 {
 	static struct sd_sweep sw;
@@ -44,6 +65,7 @@ void shootdown_run(void)
 	}
 	build_lists(&sw, responders);
 	sw.bug = bench_params.invlpgb.bug;
+	shootdown_delay(&sw);
 	sw.invlpgb_max_pages = bench_invlpgb("shootdown", &sw.invlpgb_emulated);
 	if (!sw.npages || !sw.ntargets) {
 		report_skip("shootdown", "no page count or target count left "

@@ -47,7 +47,7 @@ static struct table table; /* the human one, beside the records */
 static void table_line(void *ctx, const char *line)
 {
 	(void)ctx;
-	kprintf("%s\n", line);
+	bench_printf("%s\n", line);
 }
 
 static struct cpumask resp;
@@ -61,6 +61,12 @@ static const enum flush_how strategy_how[S_COUNT] = {
 	[S_IPI_FULL] = FLUSH_IPI_FULL, [S_IPI_LINUX] = FLUSH_IPI_LINUX,
 	[S_INVLPGB] = FLUSH_INVLPGB,
 };
+
+/* delay_handler=: the busy-wait of this variant's handlers, or 0. */
+static uint64_t delay_of(const struct variant *v, const struct sd_sweep *sw)
+{
+	return v->s == sw->delay_strategy ? sw->delay_cycles : 0;
+}
 
 /*
  * The variant's flush of k pages to this configuration's responders, as
@@ -76,7 +82,8 @@ static int plan_variant(struct variant *v, unsigned k,
 				.mode = v->mode,
 				.global = v->global,
 				.invlpgb_max = sw->invlpgb_max_pages,
-				.bug = sw->bug};
+				.bug = sw->bug,
+				.delay_cycles = delay_of(v, sw)};
 
 	return flush_prepare(&v->plan, &req, insns, SD_MAX_PAGES);
 }
@@ -217,6 +224,10 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 	f[6] = (struct result_field){"handler_max", hs.max, false};
 	/* INVLPGB has no handler to time; the others, when asked to. */
 	r.nfields = v->s == S_INVLPGB || !sw->handler_timing ? 4 : 7;
+	/* A record made slower on purpose says so (delay_handler=). */
+	if (delay_of(v, sw))
+		f[r.nfields++] = (struct result_field){"delay_cycles",
+						       delay_of(v, sw), false};
 	r.distance = cur_distance;
 	result_emit(&r);
 	row.strategy = r.strategy;

@@ -31,6 +31,9 @@ struct sd_sweep {
 	/* A wrong INVLPGB use injected on purpose (invlpgb=...,bug=). */
 	enum param_invlpgb_bug bug;
 	bool handler_timing; /* handler_timing=on: time every handler */
+	/* delay_handler= (test aid): this strategy's handlers wait */
+	enum strategy delay_strategy;
+	uint64_t delay_cycles; /* 0: no delay */
 };
 
 void shootdown_sweep(const struct sd_sweep *sw);

@@ -81,6 +81,7 @@ static const char *const init_wait_choices[] = {"auto", "on", "off", NULL};
 /* In the order of enum idle_mode. */
 static const char *const idle_choices[] = {"auto", "poll", "hlt", "mwait",
 					   NULL};
+static const char *const output_choices[] = {"both", "human", "json", NULL};
 static const char *const inject_choices[] = {
 	"none",		 "fault",	    "fail", "fault-ap", "tsc-skew",
 	"invlpgb-local", "flushloop-local", NULL,
@@ -279,6 +280,35 @@ const struct cmdline_opt config_opts[] = {
 			"ordered TSC reads in it: handler_p50/p99/max in the "
 			"records); off keeps them out of the measured path",
 		.offset = CFG_OFF(handler_timing),
+	},
+	{
+		.key = "raw",
+		.kind = OPT_FLAG,
+		.def = "off",
+		.help = "also print every timed sample, in raw records after "
+			"each result record (a lot of console: 5-7 bytes a "
+			"sample)",
+		.offset = CFG_OFF(raw),
+	},
+	{
+		.key = "output",
+		.kind = OPT_CHOICE,
+		.def = "both",
+		.help = "console output besides the verdict lines: both, "
+			"human (no @json records) or json (no tables or "
+			"progress lines)",
+		.offset = CFG_OFF(output),
+		.choices = output_choices,
+	},
+	{
+		.key = "delay_handler",
+		.kind = OPT_STRING,
+		.def = "none",
+		.help = "test aid: STRATEGY:CYCLES busy-waits CYCLES TSC "
+			"cycles in every shootdown responder handler of that "
+			"strategy (records carry delay_cycles); none: off",
+		.offset = CFG_OFF(delay_handler),
+		.size = sizeof(((struct config *)0)->delay_handler),
 	},
 	{
 		.key = "invlpgb",

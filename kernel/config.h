@@ -25,6 +25,8 @@ enum selftest_inject {
 enum init_wait_mode { INIT_WAIT_AUTO, INIT_WAIT_ON, INIT_WAIT_OFF };
 /* idle=: how the other CPUs wait for work (smp/idle.h). */
 enum idle_mode { IDLE_AUTO, IDLE_POLL, IDLE_HLT, IDLE_MWAIT };
+/* output=: what goes to the console besides the verdicts (report.h). */
+enum output_mode { OUTPUT_BOTH, OUTPUT_HUMAN, OUTPUT_JSON };
 
 struct console_cfg {
 	uint16_t port; /* I/O port of the 16550 */
@@ -54,6 +56,9 @@ struct config {
 	char invlpgb[32];     /* invlpgb=auto|off|emulate|force[,bug=...] */
 	uint64_t budget_s;    /* budget_s=N: experiments' time, 0 unlimited */
 	bool handler_timing;  /* handler_timing=on|off: time each handler */
+	bool raw;	      /* raw=on|off: every sample in raw records */
+	int output;	      /* output=both|human|json (enum output_mode) */
+	char delay_handler[48]; /* delay_handler=STRATEGY:CYCLES (test aid) */
 	/* Which keys the line gave a valid value: see config_given(). */
 	uint64_t given[CMDLINE_OPTS_MAX / 64];
 };

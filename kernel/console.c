@@ -160,13 +160,18 @@ void kprintf_locked(const char *fmt, ...)
 	va_end(ap);
 }
 
+void kvprintf(const char *fmt, va_list ap)
+{
+	console_lock();
+	kvformat(sink, NULL, fmt, ap);
+	console_unlock();
+}
+
 void kprintf(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	console_lock();
-	kvformat(sink, NULL, fmt, ap);
-	console_unlock();
+	kvprintf(fmt, ap);
 	va_end(ap);
 }

@@ -6,6 +6,7 @@
 #ifndef KERNEL_CONSOLE_H
 #define KERNEL_CONSOLE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include "config.h"
@@ -22,6 +23,7 @@ const char *console_describe(void);
 /* Writes n bytes, turning "\n" into "\r\n". Takes the console lock. */
 void console_write(const char *s, size_t n);
 void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void kvprintf(const char *fmt, va_list ap);
 
 /* Hold the console across several lines so they stay together. */
 void console_lock(void);

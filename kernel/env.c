@@ -86,7 +86,7 @@ static void env_smp(struct json *j)
 	smp_env_topology(j);
 }
 
-void env_report(const char *cmdline)
+void env_report(const char *cmdline, const char *output)
 {
 	char buf[3072];
 	struct record r;
@@ -95,6 +95,7 @@ void env_report(const char *cmdline)
 	json_u64(&r.j, "schema", RECORD_SCHEMA);
 	json_str(&r.j, "version", BUILD_VERSION);
 	json_str(&r.j, "cmdline", cmdline);
+	json_str(&r.j, "output", output);
 	json_str(&r.j, "boot", boot_path_name(&boot_info));
 	json_str(&r.j, "loader", boot_info.loader);
 	env_cpu(&r.j);

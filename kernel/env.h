@@ -3,6 +3,6 @@
 #define KERNEL_ENV_H
 
 /* Prints the env record (docs/output.md): the first record of every run. */
-void env_report(const char *cmdline);
+void env_report(const char *cmdline, const char *output);
 
 #endif

@@ -37,9 +37,17 @@ static void report_to_console(const char *head, const char *body, size_t n)
 	console_unlock();
 }
 
+static const char *const output_names[] = {
+	[OUTPUT_BOTH] = "both",
+	[OUTPUT_HUMAN] = "human",
+	[OUTPUT_JSON] = "json",
+};
+
 static void config_load(const char *line)
 {
 	config_parse(line, &cfg, &cmdline_diags);
+	/* Before the first record: output=human prints none of them. */
+	report_records(cfg.output != OUTPUT_HUMAN);
 }
 
 static void config_report(void)
@@ -51,6 +59,15 @@ static void config_report(void)
 			    cmdline_diags.dropped);
 	if (console_describe()[0])
 		report_info("console: %s", console_describe());
+	/*
+	 * Always said, so that a reader of an output=human log, which has no
+	 * env record, knows why it has no records at all.
+	 */
+	report_info("output: %s%s", output_names[cfg.output],
+		    cfg.output == OUTPUT_HUMAN ? " (no @json records)"
+		    : cfg.output == OUTPUT_JSON
+			    ? " (no tables or progress lines)"
+			    : "");
 }
 
 /* `help`: every key with its default and meaning. */
@@ -84,7 +101,7 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 	mm_init();                        /* frames, own page tables, W^X */
 	smp_init(&cfg);                   /* ACPI, APIC, every CPU online */
 	tsc_crosscheck(&acpi);            /* TSC rate from every clock */
-	env_report(boot_info.cmdline);    /* first record: what ran where */
+	env_report(boot_info.cmdline, output_names[cfg.output]); /* first record */
 	config_report();                  /* what was wrong with the cmdline */
 	bootinfo_report();                /* what the loader gave us */
 	mm_report();                      /* how memory was set up */

@@ -12,6 +12,7 @@ static struct {
 	unsigned seq;
 	const char *ratio_key; /* a summary field: report_summary_x100() */
 	uint64_t ratio_x100;
+	bool records_off; /* output=human */
 } rep;
 
 void report_init(report_writer w)
@@ -166,6 +167,11 @@ int report_status(void)
 	return STATUS_PASS;
 }
 
+void report_records(bool on)
+{
+	rep.records_off = !on;
+}
+
 void record_begin(struct record *r, char *buf, size_t cap, const char *type)
 {
 	r->seq = __atomic_fetch_add(&rep.seq, 1, __ATOMIC_RELAXED);
@@ -195,7 +201,7 @@ void record_end(struct record *r)
 	}
 	while (text[n])
 		n++;
-	if (rep.write)
+	if (rep.write && !rep.records_off)
 		rep.write("@json ", text, n);
 }
 

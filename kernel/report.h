@@ -66,6 +66,12 @@ struct record {
 	unsigned seq;
 };
 
+/*
+ * Whether records reach the writer (output=human turns them off); on by
+ * default. Off, records are still built and counted but not printed.
+ */
+void report_records(bool on);
+
 /* Starts a record in buf: {"type":type,"seq":N, ... */
 void record_begin(struct record *r, char *buf, size_t cap, const char *type);
 /*

@@ -48,6 +48,9 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.hot_mb, 0);
 	assert_true(cfg.writers);
 	assert_false(cfg.handler_timing);
+	assert_false(cfg.raw);
+	assert_int_equal(cfg.output, OUTPUT_BOTH);
+	assert_string_equal(cfg.delay_handler, "none");
 	assert_int_equal(cfg.duration_ms, 100);
 	assert_int_equal(cfg.budget_s, 12);
 }
@@ -58,7 +61,7 @@ static void test_table(void **state)
 	char line[256];
 
 	(void)state;
-	assert_int_equal(config_nopts, 21);
+	assert_int_equal(config_nopts, 24);
 	for (size_t i = 0; i < config_nopts; i++) {
 		const struct cmdline_opt *o = &config_opts[i];
 
@@ -107,6 +110,15 @@ static void test_values(void **state)
 	assert_int_equal(cfg.init_wait, INIT_WAIT_ON);
 	assert_int_equal(parse("init_wait=off"), 0);
 	assert_int_equal(cfg.init_wait, INIT_WAIT_OFF);
+	assert_int_equal(parse("output=human raw=on delay_handler=ipi-range:5"),
+			 0);
+	assert_int_equal(cfg.output, OUTPUT_HUMAN);
+	assert_true(cfg.raw);
+	assert_string_equal(cfg.delay_handler, "ipi-range:5");
+	assert_int_equal(parse("output=json"), 0);
+	assert_int_equal(cfg.output, OUTPUT_JSON);
+	assert_int_equal(parse("output=text"), 1);
+	assert_int_equal(cfg.output, OUTPUT_BOTH);
 	assert_int_equal(parse("init_wait=off init_wait=auto"), 0);
 	assert_int_equal(cfg.init_wait, INIT_WAIT_AUTO);
 	assert_int_equal(parse("idle=poll"), 0);

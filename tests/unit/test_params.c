@@ -430,6 +430,49 @@ static void test_names_field(void **state)
 					"primitives|shootdown): skipped");
 }
 
+static struct param_delay delay(const char *s, size_t ndiag)
+{
+	struct param_names t = PARAM_NAMES_ARRAY(strategies);
+	struct param_delay out;
+
+	memset(&out, 0x5a, sizeof(out));
+	assert_int_equal(params_parse_delay(s, &t, &out, reset()), ndiag);
+	assert_int_equal(got.n, ndiag);
+	return out;
+}
+
+static void test_delay(void **state)
+{
+	struct param_delay d;
+
+	(void)state;
+	d = delay("ipi-range:5000", 0);
+	assert_true(d.on);
+	assert_int_equal(d.strategy, 1);
+	assert_int_equal(d.cycles, 5000);
+	d = delay("invlpgb:0x10", 0);
+	assert_true(d.on && d.strategy == 4 && d.cycles == 16);
+	d = delay("ipi-page:1000000000", 0);
+	assert_true(d.on && d.cycles == PARAM_DELAY_MAX);
+	assert_false(delay("none", 0).on);
+	assert_false(delay("", 0).on);
+	assert_false(delay(NULL, 0).on);
+	assert_false(delay("ipi-range", 1).on);
+	assert_string_equal(got.msg[0], "params: delay_handler: 'ipi-range' "
+					"is not STRATEGY:CYCLES: no delay");
+	assert_false(delay("ipi-fast:10", 1).on);
+	assert_string_equal(got.msg[0], "params: delay_handler: unknown "
+					"strategy 'ipi-fast': no delay");
+	assert_false(delay("ipi-range:0", 1).on);
+	assert_string_equal(got.msg[0],
+			    "params: delay_handler: cycles '0' is not a number "
+			    "in 1..1000000000: no delay");
+	assert_false(delay("ipi-range:1000000001", 1).on);
+	assert_false(delay("ipi-range:", 1).on);
+	assert_false(delay("ipi-range:12x", 1).on);
+	assert_false(delay(":12", 1).on);
+}
+
 static struct param_invlpgb invlpgb(const char *s, size_t ndiag)
 {
 	struct param_invlpgb v;
@@ -678,6 +721,7 @@ int main(void)
 		cmocka_unit_test(test_diag_hygiene),
 		cmocka_unit_test(test_list_format),
 		cmocka_unit_test(test_from_config),
+		cmocka_unit_test(test_delay),
 		cmocka_unit_test(test_from_zeroed_config),
 	};
 
