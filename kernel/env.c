@@ -7,16 +7,134 @@
 #include "bootinfo.h"
 #include "cpu.h"
 #include "env.h"
+#include "kstring.h"
+#include "printf.h"
 #include "report.h"
+#include "smbios.h"
 #include "tsc.h"
 #include "version.h"
+#include "bench/rng.h"
+#include "mm/vm.h"
 #include "smp/apic.h"
 #include "smp/idle.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
+#define MSR_UCODE_REV 0x8b
+#define CMOS_INDEX    0x70
+#define CMOS_DATA     0x71
+
+static uint64_t boot_tsc;
+
+void env_note_boot(void)
+{
+	boot_tsc = rdtsc();
+}
+
+/*
+ * The CMOS clock's seconds, minutes, hours, day, month and year, as the
+ * registers hold them (BCD or binary: only mixed in, never shown). Bit 7
+ * of the index keeps NMIs masked as they are.
+ */
+static uint64_t rtc_stamp(void)
+{
+	static const uint8_t regs[] = {0x00, 0x02, 0x04, 0x07, 0x08, 0x09};
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < sizeof(regs); i++) {
+		outb(CMOS_INDEX, 0x80 | regs[i]);
+		v = v << 8 | inb(CMOS_DATA);
+	}
+	return v;
+}
+
+/*
+ * A name for this run: the TSC at the kernel's first instruction and now
+ * (after bring-up and calibration, whose length varies), and the wall
+ * clock, mixed by SplitMix64. Not globally unique (docs/output.md).
+ */
+static uint64_t run_id(void)
+{
+	struct rng r;
+
+	rng_seed(&r, boot_tsc);
+	rng_seed(&r, rng_next(&r) ^ rtc_stamp());
+	rng_seed(&r, rng_next(&r) ^ rdtsc());
+	return rng_next(&r);
+}
+
+/*
+ * The microcode patch level: AMD (and Hygon) keep it in MSR 0x8B, bits
+ * 31:0; Intel in bits 63:32 after writing 0 to it and executing CPUID(1)
+ * (SDM vol. 3A, 10.11.7.1). A hypervisor may refuse the MSR (#GP, caught):
+ * false then, and for any other vendor.
+ */
+static bool microcode(uint64_t *rev)
+{
+	uint64_t v;
+
+	if (cpu_info.amd) {
+		if (rdmsr_safe(MSR_UCODE_REV, &v))
+			return false;
+		*rev = (uint32_t)v;
+		return true;
+	}
+	if (kstrcmp(cpu_info.vendor, "GenuineIntel"))
+		return false;
+	if (wrmsr_safe(MSR_UCODE_REV, 0))
+		return false;
+	cpuid(1);
+	if (rdmsr_safe(MSR_UCODE_REV, &v))
+		return false;
+	*rev = v >> 32;
+	return true;
+}
+
+static const void *smbios_reader(void *ctx, uint64_t pa, size_t len)
+{
+	(void)ctx;
+	return phys_map_firmware(pa, len);
+}
+
+static void json_str_or_null(struct json *j, const char *key, const char *s)
+{
+	json_str(j, key, s && s[0] ? s : NULL);
+}
+
+/* SMBIOS: who made the machine; an INFO line says where, or what failed. */
+static void env_smbios(struct json *j)
+{
+	static struct smbios_info sm;
+	char ver[16];
+
+	smbios_read(&boot_info, boot_info.efi ? boot_info.efi_systab : 0,
+		    smbios_reader, NULL, &sm);
+	if (sm.ok)
+		report_info("smbios: %u.%u, entry point at %#llx, table at "
+			    "%#llx (%u bytes)%s",
+			    sm.major, sm.minor, (unsigned long long)sm.entry_pa,
+			    (unsigned long long)sm.table_pa, sm.table_len,
+			    boot_info.efi ? ", from the EFI system table" : "");
+	else if (sm.error[0])
+		report_info("smbios: %s: fields null", sm.error);
+	else
+		report_info("smbios: no entry point found (%s): fields null",
+			    boot_info.efi ? "EFI configuration table"
+					  : "0xf0000-0xfffff");
+	json_begin_object(j, "smbios");
+	ksnprintf(ver, sizeof(ver), "%u.%u", sm.major, sm.minor);
+	json_str_or_null(j, "version", sm.ok ? ver : NULL);
+	json_str_or_null(j, "sys_vendor", sm.ok ? sm.sys_vendor : NULL);
+	json_str_or_null(j, "product", sm.ok ? sm.product : NULL);
+	json_str_or_null(j, "bios_vendor", sm.ok ? sm.bios_vendor : NULL);
+	json_str_or_null(j, "bios_version", sm.ok ? sm.bios_version : NULL);
+	json_end_object(j);
+}
+
 static void env_cpu(struct json *j)
 {
+	uint64_t rev;
+
 	json_begin_object(j, "cpu");
 	json_str(j, "vendor", cpu_info.vendor);
 	json_u64(j, "family", cpu_info.family);
@@ -24,6 +142,10 @@ static void env_cpu(struct json *j)
 	json_u64(j, "stepping", cpu_info.stepping);
 	json_str(j, "brand", cpu_info.brand);
 	json_end_object(j);
+	if (microcode(&rev))
+		json_hex(j, "microcode", rev);
+	else
+		json_null(j, "microcode");
 }
 
 static void env_features(struct json *j)
@@ -93,6 +215,7 @@ void env_report(const char *cmdline, const char *output)
 
 	record_begin(&r, buf, sizeof(buf), "env");
 	json_u64(&r.j, "schema", RECORD_SCHEMA);
+	json_hex(&r.j, "run_id", run_id());
 	json_str(&r.j, "version", BUILD_VERSION);
 	json_str(&r.j, "cmdline", cmdline);
 	json_str(&r.j, "output", output);
@@ -105,5 +228,6 @@ void env_report(const char *cmdline, const char *output)
 	env_tsc(&r.j);
 	env_features(&r.j);
 	json_u64(&r.j, "mem_bytes", boot_usable_bytes(&boot_info));
+	env_smbios(&r.j);
 	record_end(&r);
 }

@@ -85,6 +85,7 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 {
 	static const struct console_cfg com1 = { 0x3f8, 115200 };
 
+	env_note_boot();                  /* the TSC at boot: for the run id */
 	percpu_init_boot();               /* GS: this_cpu() works from here */
 	cpu_identify();                   /* CPUID: vendor, model, features */
 	console_init(&com1);              /* COM1 until the cmdline is read */

@@ -344,6 +344,32 @@ static inline int invpcid_safe(enum invpcid_type type, uint64_t pcid,
 	return (int)vec;
 }
 
+/* RDMSR; returns the vector if it faulted (#GP: no such MSR), *val 0. */
+static inline int rdmsr_safe(uint32_t msr, uint64_t *val)
+{
+	register uint64_t vec asm("r11") = 0;
+	uint32_t lo = 0, hi = 0;
+
+	asm volatile(SAFE_INSN("rdmsr")
+		     : "+r"(vec), "+a"(lo), "+d"(hi)
+		     : "c"(msr)
+		     : "memory");
+	*val = vec ? 0 : ((uint64_t)hi << 32) | lo;
+	return (int)vec;
+}
+
+/* WRMSR; returns the vector if it faulted. */
+static inline int wrmsr_safe(uint32_t msr, uint64_t val)
+{
+	register uint64_t vec asm("r11") = 0;
+
+	asm volatile(SAFE_INSN("wrmsr")
+		     : "+r"(vec)
+		     : "c"(msr), "a"((uint32_t)val), "d"((uint32_t)(val >> 32))
+		     : "memory");
+	return (int)vec;
+}
+
 /* Reads 8 bytes at p; returns the vector if that faulted (*val then 0). */
 static inline int read_u64_safe(const volatile void *p, uint64_t *val)
 {

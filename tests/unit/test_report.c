@@ -98,6 +98,29 @@ static void test_records_and_summary(void **state)
 		     "skipped\n");
 }
 
+/* output=human: verdicts, INFO and SUMMARY lines, no record at all. */
+static void test_records_off(void **state)
+{
+	struct record r;
+	char buf[256];
+
+	(void)state;
+	report_records(false);
+	record_begin(&r, buf, sizeof(buf), "env");
+	record_end(&r);
+	report_info("i");
+	report_pass("x");
+	assert_int_equal(report_summary(), STATUS_PASS);
+	assert_string_equal(out, "INFO: i\n"
+				 "PASS: x\n"
+				 "SUMMARY: 1 tests, 0 unexpected failures, 0 "
+				 "skipped\n");
+	report_records(true);
+	record_begin(&r, buf, sizeof(buf), "x");
+	record_end(&r);
+	assert_non_null(strstr(out, "@json {\"type\":\"x\",\"seq\":2}"));
+}
+
 /* The experiments' one extra summary field, after the counts. */
 static void test_summary_field(void **state)
 {
@@ -156,6 +179,7 @@ int main(void)
 		cmocka_unit_test_setup(test_status, setup),
 		cmocka_unit_test_setup(test_records_and_summary, setup),
 		cmocka_unit_test_setup(test_summary_field, setup),
+		cmocka_unit_test_setup(test_records_off, setup),
 		cmocka_unit_test_setup(test_record_overflow, setup),
 		cmocka_unit_test_setup(test_long_line, setup),
 	};

@@ -27,7 +27,7 @@ UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 UNIT_LDLIBS := -lcmocka
 
-UNIT_TESTS := kstring json cmdline config multiboot printf report \
+UNIT_TESTS := kstring json cmdline config multiboot printf report smbios \
 	tsc_estimate spinlock
 
 UNIT_SRCS_kstring := kernel/kstring.c
@@ -35,6 +35,7 @@ UNIT_SRCS_json := kernel/json.c
 UNIT_SRCS_cmdline := kernel/cmdline.c kernel/kstring.c
 UNIT_SRCS_config := kernel/config.c kernel/cmdline.c kernel/kstring.c
 UNIT_SRCS_multiboot := kernel/multiboot.c kernel/kstring.c
+UNIT_SRCS_smbios := kernel/smbios.c kernel/kstring.c kernel/printf.c
 UNIT_SRCS_printf := kernel/printf.c
 UNIT_SRCS_report := kernel/printf.c kernel/json.c
 UNIT_SRCS_tsc_estimate := kernel/tsc_estimate.c
@@ -48,7 +49,7 @@ UNIT_KCFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding \
 	-mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 -mno-80387 -m64 -I.
 UNIT_KSRCS := kernel/json.c kernel/cmdline.c kernel/config.c \
 	kernel/multiboot.c kernel/kstring.c kernel/printf.c kernel/report.c \
-	kernel/tsc_estimate.c
+	kernel/tsc_estimate.c kernel/smbios.c
 UNIT_KOBJS := $(UNIT_KSRCS:%.c=$(UNIT_OUT)/freestanding/%.o)
 
 UNIT_BINS := $(UNIT_TESTS:%=$(UNIT_OUT)/test_%)
