@@ -192,6 +192,27 @@ ENV_FIELDS = {
     }),
     "mem_bytes": want_int(1),
 }
+def want_hex_str(nullable=False):
+    """A "0x..." hex string, or null if allowed."""
+    def check(v):
+        if v is None and nullable:
+            return None
+        if not (isinstance(v, str) and re.fullmatch(r"0x[0-9a-f]+", v)):
+            return 'must be a "0x..." hex string' + (" or null" if nullable else "")
+        return None
+    return check
+
+
+def want_version(v):
+    """An SMBIOS version "M.m", or null."""
+    if v is None or (isinstance(v, str) and re.fullmatch(r"\d+\.\d+", v)):
+        return None
+    return 'must be "MAJOR.MINOR" or null'
+
+
+# The output= modes (docs/output.md); an env record exists only with these.
+OUTPUT_MODES = ("both", "human", "json")
+OUTPUT_INFO_RE = re.compile(r"^INFO: output: (\S+)")
 # Env fields that logs of older builds do not have: checked where present.
 ENV_LATER_FIELDS = {
     "tsc_estimates": want_object({k: want_int(1, nullable=True) for k in TSC_SOURCES}),
@@ -201,6 +222,29 @@ ENV_LATER_FIELDS = {
     "apic_fence": want_bool(),
     "idle": want_choice(*IDLE_MODES),
     "idle_requested": want_choice("auto", *IDLE_MODES),
+    "run_id": want_hex_str(),
+    "microcode": want_hex_str(nullable=True),
+    "output": want_choice("both", "json"),
+    "smbios": want_object({
+        "version": want_version,
+        "sys_vendor": want_str(nullable=True),
+        "product": want_str(nullable=True),
+        "bios_vendor": want_str(nullable=True),
+        "bios_version": want_str(nullable=True),
+    }),
+}
+# From the build that added run_id on, every result with samples carries
+# its distribution (docs/output.md, "hist").
+DIST_SINCE_FIELD = "run_id"
+HIST_PER_OCTAVE = 4
+HIST_MAX_BUCKETS = 64
+# 2^(q/4) in 16.16 fixed point: the bucket edges (bench/hist.h).
+HIST_Q16 = (65536, 77936, 92682, 110218)
+RAW_FIELDS = {
+    "result": want_int(0),
+    "offset": want_int(0),
+    "values": lambda v: None if isinstance(v, list) and v and
+    all(_is_int(x) and x >= 0 for x in v) else "must be a non-empty list of integers >= 0",
 }
 # What idle_requested may come to (smp/idle.h): mwait without MONITOR
 # falls back to hlt; auto polls or halts.
@@ -255,6 +299,8 @@ class Report:
     status:   the EXIT status (int) or None.
     env:      the env record (dict) or None.
     lines:    the kernel's lines (from the first protocol line on).
+    output:   the output= mode the INFO: output: line names, or None (a
+              log of an older build, or one cut before that line).
     """
 
     def __init__(self):
@@ -265,6 +311,7 @@ class Report:
         self.status = None
         self.env = None
         self.lines = []
+        self.output = None
 
     @property
     def ok(self):
@@ -406,9 +453,16 @@ def scan_lines(rep, lines, first):
 def check_records(rep):
     """Checks each record's fields and the env/summary framing."""
     recs = rep.records
+    if rep.output == "human":
+        # output=human prints no record: nothing to check but their absence.
+        for rec in recs[:1]:
+            rep.problem(rec["_line"], "a record in an output=human log")
+        return
     if not recs:
         rep.problem(None, "no @json records")
         return
+    dist = DIST_SINCE_FIELD in recs[0] and recs[0].get("type") == "env"
+    raws = {}
     if recs[0].get("type") != "env":
         rep.problem(recs[0]["_line"], f"first record is {recs[0].get('type')!r}, not 'env'")
     for rec in recs:
@@ -424,9 +478,16 @@ def check_records(rep):
             for p in check_fields(rec, later):
                 rep.problem(n, f"env: {p}")
             check_env_consistency(rep, rec, n)
+            if "output" in rec and rep.output is not None and rec["output"] != rep.output:
+                rep.problem(n, f"env: output is {json.dumps(rec['output'])} but the "
+                            f"INFO: output: line says {rep.output}")
         elif kind == "result":
-            for p in check_result(rec) + check_result_idle(rec, rep.env):
+            for p in check_result(rec, dist) + check_result_idle(rec, rep.env):
                 rep.problem(n, f"result: {p}")
+        elif kind == "raw":
+            for p in check_fields(rec, RAW_FIELDS):
+                rep.problem(n, f"raw: {p}")
+            raws.setdefault(rec.get("result"), []).append(rec)
         elif kind == "tick":
             fields = dict(TICK_FIELDS, **TICK_BENCH_FIELDS.get(rec.get("bench"), {}))
             for p in check_fields(rec, fields):
@@ -438,6 +499,7 @@ def check_records(rep):
             later = {k: v for k, v in SUMMARY_LATER_FIELDS.items() if k in rec}
             for p in check_fields(rec, dict(SUMMARY_FIELDS, **later)):
                 rep.problem(n, f"summary: {p}")
+    check_raw(rep, raws)
     last = recs[-1]
     if last.get("type") != "summary":
         rep.problem(last["_line"], f"last record is {last.get('type')!r}, not 'summary'")
@@ -526,7 +588,111 @@ def check_env_tsc(rep, env, n):
                     f"is {cycles} (trapped means above {RDTSC_TRAPPED_CYCLES})")
 
 
-def check_result(rec):
+def hist_lo(v):
+    """The largest power of two <= v, 1 for 0."""
+    return 1 << (v.bit_length() - 1) if v else 1
+
+
+def hist_bucket(v, lo):
+    """The bucket of v in a histogram from lo (bench/hist.h's rule)."""
+    if v < lo:
+        return 0
+    octave = (v // lo).bit_length() - 1
+    base = lo << octave
+    q = 0
+    while q + 1 < HIST_PER_OCTAVE and v * HIST_Q16[0] >= base * HIST_Q16[q + 1]:
+        q += 1
+    return min(octave * HIST_PER_OCTAVE + q, HIST_MAX_BUCKETS - 1)
+
+
+def hist_counts(values, lo):
+    """The counts bench/hist.c makes of values, trailing zeros trimmed."""
+    counts = [0] * HIST_MAX_BUCKETS
+    for v in values:
+        counts[hist_bucket(v, lo)] += 1
+    while counts and not counts[-1]:
+        counts.pop()
+    return counts
+
+
+def check_hist(rec):
+    """Problems of a result's hist against its contract and its stats."""
+    h = rec["hist"]
+    if not isinstance(h, dict):
+        return ["field 'hist' must be an object"]
+    probs = check_fields(h, {"lo": want_int(1), "per_octave": want_int(1),
+                             "counts": want_int_list(HIST_MAX_BUCKETS)})
+    if probs:
+        return [f"hist: {p}" for p in probs]
+    lo, counts, n, mn = h["lo"], h["counts"], rec.get("samples"), rec.get("min")
+    if h["per_octave"] != HIST_PER_OCTAVE:
+        probs.append(f"hist: per_octave {h['per_octave']}, not {HIST_PER_OCTAVE}")
+    if lo & (lo - 1):
+        probs.append(f"hist: lo {lo} is not a power of two")
+    elif _is_int(mn) and hist_lo(mn) != lo:
+        probs.append(f"hist: lo {lo} is not the largest power of two <= min {mn}")
+    if not counts or not counts[-1]:
+        probs.append("hist: counts must end in a non-zero bucket")
+    if _is_int(n) and sum(counts) != n:
+        probs.append(f"hist: counts sum to {sum(counts)}, not samples {n}")
+    mx = rec.get("max")
+    if not probs and _is_int(mx) and hist_bucket(mx, lo) != len(counts) - 1:
+        probs.append(f"hist: max {mx} falls in bucket {hist_bucket(mx, lo)}, "
+                     f"but the last bucket is {len(counts) - 1}")
+    if not probs and _is_int(mn) and counts[hist_bucket(mn, lo)] == 0:
+        probs.append(f"hist: min {mn}'s bucket {hist_bucket(mn, lo)} is empty")
+    return probs
+
+
+def check_distribution(rec, required):
+    """stddev and hist: both or neither (both required with samples from
+    the build that added them on)."""
+    have = [k for k in ("stddev", "hist") if k in rec]
+    n = rec.get("samples")
+    if not have:
+        return ["missing fields 'stddev' and 'hist'"] if required and _is_int(n) and n > 0 else []
+    if len(have) == 1:
+        return [f"field '{have[0]}' without the other of stddev and hist"]
+    probs = []
+    sd, mn, mx = rec["stddev"], rec.get("min"), rec.get("max")
+    if not _is_int(sd) or sd < 0:
+        probs.append(f"field 'stddev' must be an integer >= 0 (is {json.dumps(sd)})")
+    elif _is_int(mn) and _is_int(mx) and sd > mx - mn:
+        probs.append(f"stddev {sd} > max - min {mx - mn}")
+    return probs + check_hist(rec)
+
+
+def check_raw(rep, raws):
+    """raw records: each names an earlier result, their values follow one
+    another (offsets) and, together, are that result's samples: as many,
+    the same min and max, the same histogram."""
+    results = {r.get("seq"): r for r in rep.records if r.get("type") == "result"}
+    for seq, chunks in raws.items():
+        line = chunks[0]["_line"]
+        res = results.get(seq)
+        if res is None or not res["_line"] < line:
+            rep.problem(line, f"raw: result {json.dumps(seq)} is no earlier result record")
+            continue
+        values = []
+        for c in chunks:
+            if not isinstance(c.get("values"), list) or c.get("offset") != len(values):
+                rep.problem(c["_line"], f"raw: offset {json.dumps(c.get('offset'))} "
+                            f"where {len(values)} was due")
+                break
+            values += c["values"]
+        else:
+            if len(values) != res.get("samples"):
+                rep.problem(line, f"raw: {len(values)} values for result {seq} "
+                            f"of {res.get('samples')} samples")
+            elif min(values) != res.get("min") or max(values) != res.get("max"):
+                rep.problem(line, f"raw: values of result {seq} run {min(values)}.."
+                            f"{max(values)}, not min {res.get('min')} .. max {res.get('max')}")
+            elif isinstance(res.get("hist"), dict) and \
+                    hist_counts(values, hist_lo(min(values))) != res["hist"].get("counts"):
+                rep.problem(line, f"raw: values of result {seq} do not make its hist")
+
+
+def check_result(rec, dist_required=False):
     """Problems of one result record: fields, and the statistics in order."""
     probs = check_fields(rec, RESULT_FIELDS)
     empty = rec.get("samples") == 0
@@ -555,6 +721,10 @@ def check_result(rec):
         probs.append("field 'emulated' must be true or false")
     probs += check_entry_counts(rec)
     probs += check_flushloop_counts(rec)
+    probs += check_distribution(rec, dist_required)
+    if "delay_cycles" in rec and not (_is_int(rec["delay_cycles"]) and rec["delay_cycles"] > 0
+                                      and rec.get("bench") == "shootdown"):
+        probs.append("field 'delay_cycles' must be an integer > 0, in shootdown records only")
     return probs + check_handler_fields(rec)
 
 
@@ -621,6 +791,40 @@ def check_handler_fields(rec):
     return []
 
 
+def check_output_mode(rep):
+    """The INFO: output: line: a known mode; with output=json, no text for
+    people after the env record but the help text and a fault report."""
+    modes = [m.group(1) for m in map(OUTPUT_INFO_RE.match, rep.lines) if m]
+    if not modes:
+        return
+    rep.output = modes[0]
+    if rep.output not in OUTPUT_MODES or len(modes) > 1:
+        rep.problem(None, f"INFO: output: says {', '.join(modes)}: must say one of "
+                    f"{', '.join(OUTPUT_MODES)}, once")
+        rep.output = None
+        return
+    if rep.output != "json":
+        return
+    in_help, after_env = False, False
+    for line in rep.lines:
+        if line.startswith("@json "):
+            after_env = True
+        if not after_env or not line.strip():
+            continue
+        if line.startswith(PREFIXES):
+            if ABORT_FAIL_RE.match(line):
+                return  # a fault report follows: registers, backtrace
+            in_help = False
+            continue
+        if line.startswith("Kernel command line keys"):
+            in_help = True
+            continue
+        if in_help and line.startswith("  "):
+            continue
+        rep.problem(None, f"output=json, but a line for people: {line[:60]!r}")
+        return
+
+
 def check_ending(rep, summaries, exits, fault_report):
     """SUMMARY and EXIT: present once, agreeing with the verdicts."""
     p, f, s = rep.counts["PASS"], rep.counts["FAIL"], rep.counts["SKIP"]
@@ -673,7 +877,9 @@ def check_expectations(rep, expect_status, expect_boot, expect_text, expect_fiel
     """The caller's expectations of this particular run."""
     if expect_status is not None and rep.status is not None and rep.status != expect_status:
         rep.problem(None, f"EXIT status {rep.status}, expected {expect_status}")
-    if expect_boot is not None and rep.env is not None and rep.env.get("boot") != expect_boot:
+    if expect_boot is not None and rep.env is None:
+        rep.problem(None, f"no env record to check boot {expect_boot!r} against")
+    elif expect_boot is not None and rep.env.get("boot") != expect_boot:
         rep.problem(None, f"env boot is {rep.env.get('boot')!r}, expected {expect_boot!r}")
     for regex in expect_text or ():
         rx = re.compile(regex)
@@ -681,7 +887,9 @@ def check_expectations(rep, expect_status, expect_boot, expect_text, expect_fiel
             rep.problem(None, f"no line matches /{regex}/")
     for path, want in (expect_fields or {}).items():
         if rep.env is None:
-            break
+            rep.problem(None, f"no env record to check {path} against"
+                        + (" (output=human prints none)" if rep.output == "human" else ""))
+            continue
         try:
             have = get_path(rep.env, path)
         except KeyError:
@@ -704,6 +912,7 @@ def check_log(data, expect_status=None, expect_boot=None, expect_text=(),
     lines = list(lines)
     lines[first] = clean
     summaries, exits = scan_lines(rep, lines, first)
+    check_output_mode(rep)
     check_records(rep)
     fault_report = any(r.get("type") in ("fault", "panic") for r in rep.records) or \
         any(ABORT_FAIL_RE.match(line) for line in rep.lines)
