@@ -44,9 +44,9 @@ from runs import load  # noqa: E402
 # Set by tests/qemu/runner.py before it runs FreshLogs.
 FRESH = {}
 SAME_CASES = ("results-same-a", "results-same-b")
-# TEST-AID DELAY: the case that runs results-same-a's configuration with
-# the kernel's responder-delay key (cases.tsv, commented out until the key
-# exists). While it has not run, the slowdown is synthetic: results-same-a's
+# The case that runs results-same-a's configuration with the kernel's
+# responder delay (delay_handler=, a test aid) and raw=on. Where it did not
+# run in this invocation, the slowdown is synthetic: results-same-a's
 # records with histograms drawn 3x slower for ipi-range.
 DELAY_CASE = "results-slow"
 # TCG timings: two runs of one configuration differ by a few percent at the
@@ -466,7 +466,7 @@ class FreshLogs(unittest.TestCase):
         if DELAY_CASE in FRESH:
             slow = FRESH[DELAY_CASE]
         else:
-            # Synthetic until the kernel's delay key exists (DELAY_CASE).
+            # Synthetic where DELAY_CASE did not run (e.g. -c results-same-a).
             with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
                 slow = f.name
             recs = load(a).records

@@ -60,9 +60,8 @@ def hist_problem(rec):
 
 
 def raw_samples(rec):
-    """rec's every sample (cycles) when it carries them, else None.
-    Provisional: `raw=on`'s format is not fixed; a `raw` list of integers
-    is read here."""
+    """rec's every sample (cycles) when it carries them, else None: the
+    `raw` list runs.attach_raw() makes from raw=on's `raw` records."""
     raw = rec.get("raw")
     if isinstance(raw, list) and raw and all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in raw):

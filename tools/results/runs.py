@@ -124,6 +124,31 @@ def load_jsonl(path, data):
     return run
 
 
+def attach_raw(records):
+    """raw=on prints a result's samples as `raw` records after it
+    (docs/output.md: `result` is the result's seq, `offset` the first
+    sample's index): each result gets them back as one `raw` list, in
+    the order measured, when they are all there; else none."""
+    by_seq = {r.get("seq"): r for r in records if r.get("type") == "result"}
+    parts = {}
+    for r in records:
+        if r.get("type") == "raw" and r.get("result") in by_seq:
+            parts.setdefault(r["result"], []).append(r)
+    for seq, chunks in parts.items():
+        chunks.sort(key=lambda c: c.get("offset", 0))
+        values, want = [], 0
+        for c in chunks:
+            if c.get("offset") != want or not isinstance(c.get("values"), list):
+                values = None
+                break
+            values += c["values"]
+            want += len(c["values"])
+        rec = by_seq[seq]
+        if values is not None and len(values) == rec.get("samples"):
+            rec["raw"] = values
+    return records
+
+
 def load(path):
     """The Run in path (a log or a JSONL file); raises InputError."""
     try:
@@ -137,8 +162,10 @@ def load(path):
         run = load_log(path, data)
         if not run.records and not run.verdicts:
             raise InputError(f"{path}: no records and no verdicts in the log")
-        return run
-    return load_jsonl(path, data)
+    else:
+        run = load_jsonl(path, data)
+    attach_raw(run.records)
+    return run
 
 
 def load_all(paths):
