@@ -157,15 +157,21 @@ int stats_compute(uint64_t *samples, size_t n, uint64_t overhead,
 	return STATS_OK;
 }
 
-uint64_t cycles_to_ns(uint64_t cycles, uint64_t tsc_khz)
+/* a * mul / den, rounded to nearest, saturated; 0 if den is 0. */
+static uint64_t mul_div_round(uint64_t a, uint64_t mul, uint64_t den)
 {
 	u128 q;
 
-	if (!tsc_khz)
+	if (!den)
 		return 0;
-	/* ns = cycles / (khz * 1000) * 1e9 = cycles * 1e6 / khz. */
-	q = div128((u128)cycles * 1000000u + tsc_khz / 2, tsc_khz);
+	q = div128((u128)a * mul + den / 2, den);
 	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+}
+
+uint64_t cycles_to_ns(uint64_t cycles, uint64_t tsc_khz)
+{
+	/* ns = cycles / (khz * 1000) * 1e9 = cycles * 1e6 / khz. */
+	return mul_div_round(cycles, 1000000u, tsc_khz);
 }
 
 void stats_to_ns(const struct stats *in, uint64_t tsc_khz, struct stats *out)
@@ -186,10 +192,5 @@ void stats_to_ns(const struct stats *in, uint64_t tsc_khz, struct stats *out)
 
 uint64_t stats_ratio_x100(uint64_t num, uint64_t den)
 {
-	u128 q;
-
-	if (!den)
-		return 0;
-	q = div128((u128)num * 100u + den / 2, den);
-	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+	return mul_div_round(num, 100u, den);
 }
