@@ -95,6 +95,11 @@ const char *console_describe(void)
 	return con.why;
 }
 
+uint16_t console_port(void)
+{
+	return con.port;
+}
+
 static void uart_putc(char c)
 {
 	int spins = 0;

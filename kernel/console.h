@@ -20,6 +20,9 @@
 bool console_init(const struct console_cfg *cfg);
 const char *console_describe(void);
 
+/* The I/O port of the UART in use; 0 when there is none. */
+uint16_t console_port(void);
+
 /* Writes n bytes, turning "\n" into "\r\n". Takes the console lock. */
 void console_write(const char *s, size_t n);
 void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

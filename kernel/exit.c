@@ -2,6 +2,7 @@
 #include "boot/boot.h"
 #include "console.h"
 #include "exit.h"
+#include "report.h"
 #include "x86.h"
 
 /* PCI reset control register (Intel PCH / AMD FCH): 0x02 then 0x06 = hard. */
@@ -57,6 +58,24 @@ static void reboot(void)
 	delay_spins(10000000);
 	outb(KBC_COMMAND_PORT, KBC_PULSE_RESET);
 	delay_spins(10000000);
+}
+
+void exit_report(void)
+{
+	if (exit_mode != EXIT_REBOOT)
+		return;
+	if (reset_reg.valid)
+		report_info(
+			"exit: exit=reboot: after the EXIT line, reset through "
+			"the FADT reset register (%s 0x%llx <- 0x%x), then "
+			"port 0xCF9, then the keyboard controller",
+			reset_reg.io ? "I/O port" : "memory",
+			(unsigned long long)reset_reg.addr, reset_reg.value);
+	else
+		report_info(
+			"exit: exit=reboot: after the EXIT line, reset through "
+			"port 0xCF9, then the keyboard controller (no FADT "
+			"reset register)");
 }
 
 void run_exit_raw(int status)

@@ -12,6 +12,9 @@ void exit_init(enum exit_mode mode);
 /* The FADT reset register (I/O port, or a mapped MMIO byte), if any. */
 void exit_set_reset_register(bool io, uint64_t addr, void *mmio, uint8_t value);
 
+/* With exit=reboot, an INFO line naming the ways it will reset, in order. */
+void exit_report(void);
+
 /*
  * Prints "EXIT: STATUS=<status>", then ends the run: under a hypervisor it
  * writes the status to QEMU's isa-debug-exit port (harmless where that

@@ -96,6 +96,9 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 	bootinfo_parse(magic, info_addr); /* copy the loader's information */
 	config_load(boot_info.cmdline);   /* key=value words into cfg */
 	console_init(&cfg.console);       /* the console the user asked for */
+	if (console_port() != com1.port)  /* a new port: a clean first line */
+		kprintf("\nshootdown %s: TLB invalidation cost harness\n",
+			BUILD_VERSION);
 	exit_init(cfg.exit_mode);         /* halt or reboot at the end */
 	tsc_calibrate();                  /* the clock every timing uses */
 	pagefault_init();                 /* expected #PF recorded, not fatal */
@@ -107,6 +110,7 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 	bootinfo_report();                /* what the loader gave us */
 	mm_report();                      /* how memory was set up */
 	smp_report();                     /* CPUs, bring-up time, TSC */
+	exit_report();                    /* exit=reboot: how it resets */
 	tsc_report();                     /* each clock's TSC estimate */
 	if (cfg.help)
 		config_print_help();      /* every key, default, meaning */
