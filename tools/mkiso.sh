@@ -13,10 +13,14 @@
 #   --entry-args ARGS   one menu entry only, running the kernel with ARGS:
 #                       for automated runs (run-qemu.sh --boot bios|uefi)
 #
-# The menu talks on COM1 (115200 8N1) as well as on the screen, so that it can
-# be driven over a BMC's serial-over-LAN. The image is reproducible: the same
-# kernel and options give the same bytes (dates come from SOURCE_DATE_EPOCH,
-# else from the last commit).
+# The menu talks on COM1 and COM2 (115200 8N1, whichever of them the machine
+# has) as well as on the screen, and takes keys from all three, so that it
+# can be driven over a BMC's serial-over-LAN on either port. Each entry's
+# title names the port its kernel prints on (console=com1 or console=com2),
+# and starts with its hotkey in brackets: pressing that key boots it at once
+# (arrow keys do not always survive a serial-over-LAN client). The image is
+# reproducible: the same kernel and options give the same bytes (dates come
+# from SOURCE_DATE_EPOCH, else from the last commit).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -119,29 +123,61 @@ grub_args() {
 	printf '%s' "$out"
 }
 
-# One menu entry: title, then the kernel arguments.
+# One menu entry: title, the kernel arguments, and optionally a hotkey (a
+# key that boots the entry at once from the menu).
 entry() {
-	printf 'menuentry %s {\n\tmultiboot2 /boot/shootdown.elf%s\n\tboot\n}\n' \
-		"$(grub_word "$1")" "$(grub_args "$2")"
+	local hotkey=""
+	[ $# -lt 3 ] || hotkey=" --hotkey=$3"
+	printf 'menuentry %s%s {\n\tmultiboot2 /boot/shootdown.elf%s\n\tboot\n}\n' \
+		"$(grub_word "$1")" "$hotkey" "$(grub_args "$2")"
+}
+
+# GRUB's terminals: every serial port of COM1 (unit 0) and COM2 (unit 1)
+# that GRUB finds, and the screen. `serial` fails for a port that is not
+# there, and terminal_input/terminal_output refuse a whole list that names
+# a missing terminal, so the list holds only the ports that answered: a
+# machine without COM2 keeps its menu on COM1.
+terminals() {
+	cat <<-'GRUB'
+		set sd_terms="console"
+		if serial --unit=1 --speed=115200 --word=8 --parity=no --stop=1; then
+			set sd_terms="serial_com1 $sd_terms"
+		fi
+		if serial --unit=0 --speed=115200 --word=8 --parity=no --stop=1; then
+			set sd_terms="serial_com0 $sd_terms"
+		fi
+		terminal_input $sd_terms
+		terminal_output $sd_terms
+	GRUB
 }
 
 {
 	echo "# Written by tools/mkiso.sh. Kernel arguments: see docs/ or the 'help' entry."
-	echo "serial --unit=0 --speed=115200 --word=8 --parity=no --stop=1"
-	echo "terminal_input serial console"
-	echo "terminal_output serial console"
+	terminals
 	echo "set timeout=$timeout"
 	echo "set default=0"
 	if [ "$one_entry" = 1 ]; then
 		entry "shootdown $entry_args" "$entry_args"
 	else
-		entry "shootdown: all experiments" ""
-		entry "shootdown: quick run (bench=none)" "bench=none"
+		# The first four are the ones to pick over a BMC: everything, on
+		# the port the BMC listens on, halting or rebooting at the end.
+		entry "[1] shootdown: all experiments, console COM1" "console=com1" 1
+		entry "[2] shootdown: all experiments, console COM2" "console=com2" 2
+		entry "[3] shootdown: all experiments, console COM1, reboot at the end" \
+			"console=com1 exit=reboot" 3
+		entry "[4] shootdown: all experiments, console COM2, reboot at the end" \
+			"console=com2 exit=reboot" 4
+		entry "[5] shootdown: quick self-check (bench=none), console COM1" \
+			"console=com1 bench=none" 5
+		entry "[6] shootdown: quick self-check (bench=none), console COM2" \
+			"console=com2 bench=none" 6
+		# Hotkeys are one character each; c, e and v are GRUB's own keys.
 		for b in primitives shootdown reclaim flushloop; do
-			entry "shootdown: $b only" "bench=$b"
+			k=${b:0:1}
+			entry "[$k] shootdown: $b only, console COM1" "console=com1 bench=$b" "$k"
 		done
-		entry "shootdown: console on COM2" "console=com2"
-		entry "shootdown: help (list the kernel arguments)" "help"
+		entry "[h] shootdown: help (list the kernel arguments), console COM1" \
+			"console=com1 help" h
 	fi
 } >"$stage/boot/grub/grub.cfg"
 
