@@ -35,6 +35,17 @@ usage: ./run-qemu.sh [options] [-- KERNEL ARGS...]
                             built with make first)
   --iso PATH                with bios|uefi: boot this ISO as it is (its own
                             menu; no kernel arguments), e.g. `make iso`'s
+  --serial com1|com2        the serial port that is the console (stdout,
+                            --log, --keys); default com1. com2: the machine
+                            has COM1 too, but what is written there is
+                            discarded, as on a server whose BMC shows
+                            only COM2
+  --keys KEYS               type KEYS on the console once GRUB's menu counts
+                            down (its line 'will be executed automatically'),
+                            as a person on the serial line would: with
+                            --iso, an entry's hotkey boots it (--keys 6:
+                            the quick self-check on COM2). If the menu never
+                            comes, nothing is typed and the last line says so
   --no-build                do not run make first
   --keep-iso                keep the per-run ISO in build/run/
   --probe                   say which accelerator and CPU model would be
@@ -135,13 +146,15 @@ class Options:
         self.qemu, self.data_dirs, self.qemu_extra = None, [], []
         self.kernel, self.iso, self.build, self.keep_iso = None, None, True, False
         self.probe, self.stop_after, self.dry_run, self.verbose = False, None, False, False
+        self.serial, self.keys = "com1", None
         self.kargs = []
 
 
 VALUED = {"--boot": "boot", "--smp": "smp", "--mem": "mem", "--machine": "machine",
           "--cpu": "cpu", "--accel": "accel", "--tcg-threads": "tcg_threads",
           "--timeout": "timeout", "--log": "log", "--json": "json", "--qemu": "qemu",
-          "--kernel": "kernel", "--iso": "iso", "--stop-after": "stop_after"}
+          "--kernel": "kernel", "--iso": "iso", "--stop-after": "stop_after",
+          "--serial": "serial", "--keys": "keys"}
 FLAGS = {"--no-build": ("build", False), "--keep-iso": ("keep_iso", True),
          "--dry-run": ("dry_run", True), "-v": ("verbose", True),
          "--verbose": ("verbose", True), "--probe": ("probe", True)}
@@ -194,7 +207,8 @@ def check_options(o):
     choices = (("--boot", o.boot, ("kernel", "bios", "uefi")),
                ("--machine", o.machine, ("q35", "pc")),
                ("--accel", o.accel, ("auto", "kvm", "tcg")),
-               ("--tcg-threads", o.tcg_threads, ("single", "multi")))
+               ("--tcg-threads", o.tcg_threads, ("single", "multi")),
+               ("--serial", o.serial, ("com1", "com2")))
     for name, val, allowed in choices:
         if val not in allowed:
             raise UsageError(f"{name}: '{val}' is not {', '.join(allowed[:-1])} or {allowed[-1]}")
@@ -205,6 +219,11 @@ def check_options(o):
     mem = o.mem.rstrip("KMGT")
     if not (mem.isdigit() and int(mem) > 0 and len(o.mem) - len(mem) <= 1):
         raise UsageError(f"--mem: '{o.mem}' is not a size like 512M or 1G")
+    if o.keys is not None:
+        if o.boot == "kernel":
+            raise UsageError("--keys types into GRUB's menu: it needs --boot bios or --boot uefi")
+        if not o.keys or not all(" " <= c <= "~" for c in o.keys):
+            raise UsageError(f"--keys: {o.keys!r} is not printable ASCII")
     if o.iso:
         if o.boot == "kernel":
             raise UsageError("--iso needs --boot bios or --boot uefi")
@@ -403,9 +422,10 @@ def qemu_command(qemu, o, choice, kernel, iso, tmp, qmp_path):
     args = ["-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
             "-machine", o.machine, "-cpu", choice.cpu, "-smp", str(o.smp), "-m", o.mem,
             "-accel", accel,
-            # The console: COM1 on a pipe to us. signal=off: QEMU never
-            # treats a byte as Ctrl-C.
-            "-chardev", "stdio,id=con,signal=off", "-serial", "chardev:con",
+            # The console: COM1 (or COM2, COM1 then going nowhere) on a
+            # pipe to us. signal=off: QEMU never treats a byte as Ctrl-C.
+            "-chardev", "stdio,id=con,signal=off",
+            *(["-serial", "null"] if o.serial == "com2" else []), "-serial", "chardev:con",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
             # The monitor we ask whether the guest still runs.
             "-chardev", f"socket,id=qmp,path={qmp_path},server=on,wait=off",
@@ -511,15 +531,38 @@ class Monitor:
 
 # --- run ----------------------------------------------------------------------------
 
-class Console:
-    """Copies QEMU's output to our stdout and the log as it comes."""
+# What GRUB prints while its menu counts down: the menu is up and reading keys.
+MENU_COUNTDOWN = b"will be executed automatically"
 
-    def __init__(self, pipe, log_file):
+
+class Console:
+    """Copies QEMU's output to our stdout and the log as it comes; with
+    keys, types them into QEMU's stdin (the console port) once GRUB's menu
+    counts down."""
+
+    def __init__(self, pipe, log_file, keys=None, keys_to=None):
         self.pipe = pipe
         self.log = log_file
         self.out = sys.stdout.buffer
+        self.keys, self.keys_to = keys, keys_to
+        self.keys_sent = False
+        self.tail = b""  # the last bytes seen, for a match across reads
         self.thread = threading.Thread(target=self._copy, daemon=True)
         self.thread.start()
+
+    def _type_keys(self, data):
+        """Sends the keys the first time the menu's countdown shows."""
+        if self.keys is None or self.keys_sent:
+            return
+        seen = self.tail + data
+        self.tail = seen[-len(MENU_COUNTDOWN):]
+        if MENU_COUNTDOWN in seen:
+            try:
+                self.keys_to.write(self.keys.encode("ascii"))
+                self.keys_to.flush()
+                self.keys_sent = True
+            except (BrokenPipeError, ValueError, OSError):
+                self.keys = None  # QEMU is gone: nothing to type into
 
     def _copy(self):
         fd = self.pipe.fileno()
@@ -532,6 +575,7 @@ class Console:
                 break
             self.log.write(data)
             self.log.flush()
+            self._type_keys(data)
             try:
                 self.out.write(data)
                 self.out.flush()
@@ -656,6 +700,14 @@ def verdict(out, printed, log_empty, o):
             why += f" (--stop-after {o.stop_after})"
         return E_ABORT, f"aborted: guest stopped running: {why}"
     rc = out.rc
+    if rc == 0 and out.shutdown_reason == "guest-reset" and printed in GUEST_STATUS:
+        # The guest did not write the exit device (it does only where
+        # CPUID says it runs under a hypervisor, e.g. not under
+        # -cpu max,-hypervisor) and reset the machine after its last line,
+        # as on hardware with exit=reboot: its EXIT line is the verdict.
+        words = {0: "passed", 1: "failed", 38: "skipped", 63: "aborted"}[printed]
+        return GUEST_STATUS[printed], (f"{words}: guest status {printed}, then the guest "
+                                       f"reset the machine (exit=reboot)")
     if rc == 0:
         why = SHUTDOWN_WHY.get(out.shutdown_reason, "a reset, triple fault or exit=reboot?")
         return E_ABORT, f"aborted: QEMU exited 0, the guest never reached the exit device: {why}"
@@ -665,6 +717,9 @@ def verdict(out, printed, log_empty, o):
     # QEMU's own errors exit 1, the same as guest status 0: only a guest
     # that printed EXIT: STATUS=0 has passed.
     if status == 0 and printed != 0:
+        if log_empty and o.serial != "com1":
+            return E_ABORT, (f"aborted: the guest ended (QEMU exited 1) but nothing came on "
+                             f"{o.serial}: did it print on another port?")
         if log_empty:
             return E_USAGE, "QEMU failed before the guest printed anything (its message is above)"
         return E_ABORT, "aborted: QEMU exited 1 but the console has no EXIT: STATUS=0 (a QEMU error?)"
@@ -728,15 +783,21 @@ def boot(qemu, o, choice, kernel, iso, tmp):
         signal.signal(sig, on_signal)
     log_file = open(log, "wb")  # before QEMU: a bad --log starts nothing
     # Own session: the terminal's Ctrl-C reaches only us, and we stop QEMU.
-    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            env=qemu.env, preexec_fn=own_session_dying_with_us)
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE if o.keys else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, env=qemu.env,
+                            preexec_fn=own_session_dying_with_us)
     mon = Monitor(os.path.join(tmp, "qmp.sock"))
     console = None
     try:
-        console = Console(proc.stdout, log_file)
+        console = Console(proc.stdout, log_file, o.keys, proc.stdin)
         supervise(proc, mon, o, out)
     finally:
         stop_process(proc)
+        if proc.stdin:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
         mon.close()
         if console:
             console.finish()
@@ -746,6 +807,8 @@ def boot(qemu, o, choice, kernel, iso, tmp):
     if o.json:
         write_json(log, o.json)
     status, line = verdict(out, guest_printed_status(log), os.path.getsize(log) == 0, o)
+    if o.keys and console and not console.keys_sent:
+        line += f"; --keys {o.keys!r} never typed: GRUB's menu did not count down on {o.serial}"
     err(f"{line} [{elapsed:.1f}s]: exit {status}")
     return status
 

@@ -84,7 +84,7 @@ class Case:
         self.args = [decode_escapes(w) for w in words(row["args"])]
         self.options = words(row["options"])
         self.expect_text, self.expect_fields = [], {}
-        self.absent_text = []
+        self.absent_text, self.pre_text, self.last_line = [], [], []
         self.expect_boot, self.tsc, self.needs = None, False, []
         self.mem_bytes = 0
         self.stopped, self.within = False, None
@@ -98,6 +98,13 @@ class Case:
             self.needs.append("ovmf")
         if "--qemu10" in self.options:
             self.needs.append("qemu10")
+        # --iso PATH: relative to the repository; `make iso` builds
+        # build/shootdown.iso before the cases run.
+        self.iso = None
+        for i, opt in enumerate(self.options[:-1]):
+            if opt == "--iso":
+                self.iso = os.path.join(ROOT, self.options[i + 1])
+                self.options[i + 1] = self.iso
         if self.accel() == "kvm":
             self.needs.append("kvm")
         if self.stopped and self.status != run_qemu.E_ABORT:
@@ -124,6 +131,12 @@ class Case:
         elif key == "notext":
             re.compile(val)
             self.absent_text.append(val)
+        elif key == "pretext":
+            re.compile(val)
+            self.pre_text.append(val)
+        elif key == "lastline":
+            re.compile(val)
+            self.last_line.append(val)
         elif key == "field":
             k, v = checklog.parse_field(val)
             self.expect_fields[k] = v
@@ -343,6 +356,15 @@ def build():
     return ok, why, tail, time.monotonic() - t0
 
 
+def build_iso():
+    """make -s iso (build/shootdown.iso); returns (ok, why, last lines, seconds)."""
+    t0 = time.monotonic()
+    proc = subprocess.run(["make", "-C", ROOT, "-s", "iso"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, check=False)
+    tail = proc.stdout.decode("utf-8", "replace").splitlines()[-15:]
+    return proc.returncode == 0, f"make iso exited {proc.returncode}", tail, time.monotonic() - t0
+
+
 def build_host_tsc():
     """Compiles tools/host-tsc-khz.c; returns None or why it failed."""
     os.makedirs(os.path.dirname(HOST_TSC), exist_ok=True)
@@ -436,6 +458,8 @@ class Runner:
             return (problems[0] if problems else last), errlines[-10:]
         if case.within is not None and secs > case.within:
             problems.append(f"run-qemu.sh took {secs:.1f} s, more than {case.within:g} s")
+        problems += [f"run-qemu.sh's last line does not match /{regex}/: {last}"
+                     for regex in case.last_line if not re.search(regex, last)]
         if case.stopped:
             problems += check_stopped(log, last)
             return judged(problems, log)
@@ -447,6 +471,10 @@ class Runner:
             rx = re.compile(regex)
             problems += [f"a line matches /{regex}/: {line}"
                          for line in rep.lines if rx.search(line)][:1]
+        if case.pre_text:
+            before = console_before_kernel(log)
+            problems += [f"nothing before the kernel's first line matches /{regex}/"
+                         for regex in case.pre_text if not re.search(regex, before)]
         if case.tsc and rep.env is not None:
             problems += self.check_tsc(rep.env)
         if case.mem_bytes and rep.env is not None:
@@ -489,6 +517,18 @@ def judged(problems, log):
         return None, []
     reason = problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
     return reason, problems + [f"console: {os.path.relpath(log, ROOT)}"]
+
+
+def console_before_kernel(log):
+    """What came on the console before the kernel's first protocol line
+    (the firmware, GRUB's menu) as one line of text: ANSI escapes removed,
+    line breaks and control characters made spaces."""
+    with open(log, "rb") as f:
+        lines = checklog.split_lines(f.read())
+    first, _ = checklog.find_start(lines)
+    text = " ".join(lines if first is None else lines[:first])
+    text = checklog.ANSI_RE.sub(" ", text)
+    return "".join(c if " " <= c <= "~" else " " for c in text)
 
 
 def check_stopped(log, last):
@@ -709,6 +749,16 @@ def main(argv=None):
         else:
             rep.fail("build (make)", why, tail)
 
+    # The ISO that --iso cases boot, built from this tree (not with --kernel:
+    # the ISO would not hold that kernel).
+    if built and not opts.no_build and not opts.kernel and not tools["grub"] and \
+            any(c.iso == os.path.join(ROOT, "build", "shootdown.iso") for c in cases):
+        ok, why, tail, secs = build_iso()
+        if ok:
+            rep.ok("build (make iso)", secs)
+        else:
+            rep.fail("build (make iso)", why, tail)
+
     runner = Runner(opts)
     if any(c.tsc for c in cases):
         tools["host-tsc"] = build_host_tsc()
@@ -726,6 +776,8 @@ def main(argv=None):
                    if tools.get(n, f"unknown need '{n}'")]
         if case.tsc and tools.get("host-tsc"):
             missing.append(tools["host-tsc"])
+        if case.iso and not missing and not os.path.isfile(case.iso):
+            missing.append(f"no {os.path.relpath(case.iso, ROOT)} (make iso)")
         if not built:
             rep.skip(case.name, "the build failed")
         elif missing:
