@@ -28,7 +28,7 @@ KASFLAGS := -m64 -I. -I$(BUILD)/gen -MMD -MP -D__ASSEMBLY__
 KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 \
 	-z noexecstack --no-warn-rwx-segments -T linker.ld
 
-.PHONY: all iso check unit qemu-check format format-check clean help deps \
+.PHONY: all iso check unit qemu-check sol-test format format-check clean help deps \
 	deps-ensure \
 	FORCE
 
@@ -40,6 +40,7 @@ help:
 	@echo "make check        host unit tests, then the QEMU integration cases"
 	@echo "make unit mm-unit smp-unit bench-unit: host unit tests (cmocka)"
 	@echo "make qemu-check   QEMU integration cases only (tests/qemu)"
+	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
 	@echo "make format       clang-format every C file in place"
 	@echo "make format-check fail if any C file is not clang-formatted"
 	@echo "make deps         install the build/test dependencies (root)"
@@ -85,7 +86,7 @@ include tests/unit/bench.mk
 # Formatting and host tests first: they are quick and name the broken
 # function; then the QEMU cases.
 check: deps-ensure
-	$(MAKE) format-check unit mm-unit smp-unit bench-unit qemu-check
+	$(MAKE) format-check unit mm-unit smp-unit bench-unit sol-test qemu-check
 
 # A fresh machine: as root, install what is missing; else say what to run.
 deps-ensure:
@@ -93,6 +94,9 @@ deps-ensure:
 
 qemu-check: $(ELF) $(ISO)
 	$(PYTHON) tests/qemu/runner.py
+
+sol-test:
+	tests/sol/test_sol_capture.sh
 
 deps:
 	tools/install-deps.sh
