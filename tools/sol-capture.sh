@@ -154,16 +154,17 @@ fi
 # A session left open (an earlier capture, a web console) blocks activate.
 "${ipmi[@]}" sol deactivate >/dev/null 2>&1 || true
 
-# ipmitool ends its session when its input ends: when ours is not a
-# terminal, it reads a pipe that never ends (we hold its write side open).
+# ipmitool ends its session when its input ends. A terminal is handed on
+# (a background job would otherwise read /dev/null); other input is
+# replaced by a pipe that never ends (we hold its write side open).
 if [ -t 0 ]; then
 	tty_state=$(stty -g 2>/dev/null || true)
-	"${ipmi[@]}" sol activate >"$log" 2>"$tmp/err" &
+	exec 3<&0
 else
 	mkfifo "$tmp/in"
 	exec 3<>"$tmp/in"
-	"${ipmi[@]}" sol activate <&3 >"$log" 2>"$tmp/err" &
 fi
+"${ipmi[@]}" sol activate <&3 >"$log" 2>"$tmp/err" &
 sol_pid=$!
 say "capturing the console of $host into $log (until EXIT: STATUS, at most ${timeout}s)"
 

@@ -160,6 +160,33 @@ run "without --power-cycle, no power command" 0 \
 no_call 'power'
 done_case
 
+# On a terminal, what is typed reaches the server (GRUB's menu): the fake
+# replays nothing until a key comes. script(1) gives sol-capture a terminal.
+n_tty_keys="$tmp/keys"
+case_name="a terminal: typed keys reach the server, the session ends at EXIT"
+problems=()
+: >"$FAKE_IPMI_CALLS"
+: >"$FAKE_SOL_PIDS"
+if ! command -v script >/dev/null; then
+	problems=()
+	case_name="$case_name # SKIP no script(1) (util-linux)"
+	out=""
+else
+	status=0
+	out=$( (
+		sleep 2
+		printf '2\n'
+		sleep 6
+	) | FAKE_SOL_REPLAY="$samples/good-kernel.log" FAKE_SOL_KEY="$n_tty_keys" \
+		timeout 60 script -qec "$capture -H bmc.example -U admin -P secret -o $tmp/tty.log --timeout 30" \
+		/dev/null 2>&1) || status=$?
+	[ "$status" = 0 ] || problems+=("exit status $status, expected 0")
+	[ "$(cat "$n_tty_keys" 2>/dev/null)" = 2 ] || problems+=("the fake BMC got no key '2'")
+	expect_out 'tty.log: complete and well formed, EXIT status 0'
+	expect_closed
+fi
+done_case
+
 run "usage: no user" 2 -- -H bmc.example -P x
 expect_out 'sol-capture: -U USER is required'
 done_case
