@@ -30,8 +30,8 @@
 # `ipmitool -I lanplus -H BMC -U USER ... sol activate`, and writes
 # everything that comes to LOG and to the screen. It stops at the harness's
 # last line (`EXIT: STATUS=n`, docs/output.md) or at the timeout, closes the
-# session (sol deactivate), and runs the log checker (tools/checklog.py) on
-# LOG. When this script's input is a terminal, what you type goes to the
+# session (sol deactivate), and checks LOG (tools/shootdown.py check, the
+# same checks as tools/checklog.py). When this script's input is a terminal, what you type goes to the
 # server, so GRUB's menu can be driven: press an entry's hotkey, e.g. 2 for
 # everything with the console on COM2 (`~.` ends the session at once).
 #
@@ -45,7 +45,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 prog=sol-capture
 # The checker; SOL_CHECKER replaces it (a command taking LOG and checklog's
 # options).
-checker=${SOL_CHECKER:-$root/tools/checklog.py}
+if [ -n "${SOL_CHECKER:-}" ]; then
+	checker=("$SOL_CHECKER")
+else
+	checker=("$root/tools/shootdown.py" check)
+fi
 
 usage() {
 	# The comment block at the top of this file.
@@ -227,7 +231,7 @@ esac
 json_args=()
 [ -z "$json" ] || json_args=(--json "$json")
 status=0
-"$checker" "$log" "${expect_args[@]}" "${json_args[@]}" || status=$?
+"${checker[@]}" "$log" "${expect_args[@]}" "${json_args[@]}" || status=$?
 if [ "$status" = 0 ]; then
 	if [ "$expect" = any ]; then
 		say "$log: complete and well formed"
