@@ -31,9 +31,10 @@
 # everything that comes to LOG and to the screen. It stops at the harness's
 # last line (`EXIT: STATUS=n`, docs/output.md) or at the timeout, closes the
 # session (sol deactivate), and checks LOG (tools/shootdown.py check, the
-# same checks as tools/checklog.py). When this script's input is a terminal, what you type goes to the
-# server, so GRUB's menu can be driven: press an entry's hotkey, e.g. 2 for
-# everything with the console on COM2 (`~.` ends the session at once).
+# same checks as tools/checklog.py). When this script's input is a
+# terminal, what you type goes to the server, so GRUB's menu can be driven:
+# press an entry's hotkey, e.g. 2 for everything with the console on COM2
+# (`~.` ends the session at once).
 #
 # Exit status: the checker's: 0 the log is complete, well formed and ends
 # with the expected status; 1 it does not (a failed check in the run, a
