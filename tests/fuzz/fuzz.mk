@@ -1,0 +1,87 @@
+# libFuzzer targets (clang -fsanitize=fuzzer,address,undefined) for every
+# parser that reads input from outside the harness: the multiboot
+# information, the command line and every option's parser, the ACPI
+# tables, the CPUID topology leaves, and the INVLPGB encoder (against a
+# reference decoder). tests/fuzz/fuzz_T.c is target T; its seeds, small
+# inputs derived from the unit tests' data, are in tests/fuzz/corpus/T/.
+#
+# Included from the top-level Makefile, or used on its own from the top of
+# the repository:  make -f tests/fuzz/fuzz.mk fuzz
+#
+#   fuzz         build, then run each target for FUZZ_SECONDS (default 60),
+#                growing build/fuzz/corpus/T; fails on any finding (the
+#                input is saved as build/fuzz/artifacts/T-crash-...)
+#   fuzz-smoke   each target for FUZZ_SMOKE_SECONDS (default 3) from its
+#                seeds alone (part of make check); prints a SKIP line and
+#                succeeds if FUZZ_CC cannot build libFuzzer targets (a
+#                user without the packages; tools/install-deps.sh names
+#                them)
+#   fuzz-build   build build/fuzz/fuzz_T only
+#   FUZZ_TARGETS=T... limits any of them to some targets.
+#
+# Reproduce a finding:  build/fuzz/fuzz_T build/fuzz/artifacts/T-crash-...
+# Every variable is FUZZ_-prefixed so that this file can be included next
+# to the fragments in tests/unit/.
+
+ifeq ($(words $(MAKEFILE_LIST)),1)
+FUZZ_DEFAULT_GOAL := fuzz
+else
+FUZZ_DEFAULT_GOAL := $(.DEFAULT_GOAL)
+endif
+
+FUZZ_CC ?= clang
+FUZZ_DIR := tests/fuzz
+FUZZ_OUT := build/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 3
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+
+FUZZ_ALL := multiboot cmdline acpi acpi_table topology invlpgb
+FUZZ_TARGETS ?= $(FUZZ_ALL)
+
+FUZZ_ACPI_SRCS := smp/acpi.c smp/acpi_rsdp.c smp/acpi_madt.c \
+	smp/acpi_tables.c kernel/kstring.c kernel/printf.c
+FUZZ_SRCS_multiboot := kernel/multiboot.c kernel/kstring.c
+FUZZ_SRCS_cmdline := kernel/cmdline.c kernel/config.c kernel/kstring.c \
+	bench/params.c
+FUZZ_SRCS_acpi := $(FUZZ_ACPI_SRCS)
+FUZZ_SRCS_acpi_table := $(FUZZ_ACPI_SRCS)
+FUZZ_SRCS_topology := smp/topology.c
+FUZZ_SRCS_invlpgb := mm/invlpgb.c
+
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_OUT)/fuzz_%)
+FUZZ_HDRS := $(wildcard $(FUZZ_DIR)/*.h kernel/*.h smp/*.h mm/*.h bench/*.h)
+
+define FUZZ_RULE
+$(FUZZ_OUT)/fuzz_$(1): $(FUZZ_DIR)/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) \
+		$(FUZZ_HDRS) $(FUZZ_DIR)/fuzz.mk
+	@mkdir -p $$(@D)
+	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ $$(filter %.c,$$^)
+endef
+$(foreach t,$(FUZZ_ALL),$(eval $(call FUZZ_RULE,$(t))))
+
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-clean
+fuzz-build: $(FUZZ_BINS)
+
+# Asked for by name, fuzzing without a fuzzer is an error; in make check
+# (fuzz-smoke) it is a SKIP that says what is missing.
+fuzz:
+	@tests/fuzz/run.sh --probe $(FUZZ_CC) || exit 2
+	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) \
+		fuzz-build FUZZ_TARGETS="$(FUZZ_TARGETS)"
+	@tests/fuzz/run.sh --fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-smoke:
+	@if tests/fuzz/run.sh --probe $(FUZZ_CC); then \
+		$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) \
+			fuzz-build FUZZ_TARGETS="$(FUZZ_TARGETS)" && \
+		tests/fuzz/run.sh --smoke $(FUZZ_SMOKE_SECONDS) \
+			$(FUZZ_TARGETS); \
+	fi
+
+fuzz-clean:
+	rm -rf $(FUZZ_OUT)
+
+.DEFAULT_GOAL := $(FUZZ_DEFAULT_GOAL)

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target: the kernel command line as the loader hands it over
+ * (kernel/cmdline.c with the real option table of kernel/config.c, the
+ * console= parser among them), then every experiment parameter parser of
+ * bench/params.c, both on what config_parse() kept and on the raw line
+ * (longer than any config field, so the list parsers see long input).
+ *
+ * Input: u8 responders (for params_resolve_targets), u8 size of the
+ * buffer given to params_list_format, then the line; a NUL ends it early,
+ * as it would in the loader's string.
+ */
+#include "fuzz.h"
+#include "bench/params.h"
+#include "kernel/config.h"
+
+/* As bench/runner.c and bench/shootdown_run.c name them. */
+static const char *const experiments[] = {"primitives", "shootdown", "reclaim",
+					  "flushloop"};
+static const char *const strategies[] = {"ipi-page", "ipi-range", "ipi-full",
+					 "ipi-linux", "invlpgb"};
+
+static size_t diag_count;
+
+static void diag(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fuzz_check_printable(msg, PARAM_DIAG_LEN);
+	diag_count++;
+}
+
+static const struct param_diag diags = {diag, NULL};
+
+static size_t choice_count(const char *const *c)
+{
+	size_t n = 0;
+
+	while (c[n])
+		n++;
+	return n;
+}
+
+/* Every field of the config holds what its option allows. */
+static void check_config(const struct config *cfg, const char *line)
+{
+	for (size_t i = 0; i < config_nopts; i++) {
+		const struct cmdline_opt *o = &config_opts[i];
+		const void *f = (const char *)cfg + o->offset;
+		uint64_t u;
+		int c;
+
+		switch (o->kind) {
+		case OPT_FLAG:
+			FUZZ_CHECK(*(const uint8_t *)f <= 1, "%s: bool %u",
+				   o->key, *(const uint8_t *)f);
+			break;
+		case OPT_UINT:
+			memcpy(&u, f, sizeof(u));
+			FUZZ_CHECK(u >= o->min && u <= o->max,
+				   "%s=%llu outside %llu..%llu", o->key,
+				   (unsigned long long)u,
+				   (unsigned long long)o->min,
+				   (unsigned long long)o->max);
+			break;
+		case OPT_CHOICE:
+			memcpy(&c, f, sizeof(c));
+			FUZZ_CHECK(c >= 0 &&
+					   (size_t)c < choice_count(o->choices),
+				   "%s: choice %d", o->key, c);
+			break;
+		case OPT_STRING:
+			FUZZ_CHECK(strnlen(f, o->size) < o->size,
+				   "%s: not terminated", o->key);
+			/* What the line gave, minus the separators: printable. */
+			fuzz_check_printable(f, o->size);
+			break;
+		case OPT_CUSTOM:
+			break;
+		}
+		/* A key the line set must be on it. */
+		if (config_given(cfg, o->key))
+			FUZZ_CHECK(strstr(line, o->key),
+				   "%s given, not on line", o->key);
+	}
+	/* README: a divisor of 115200, on a port a 16550 can decode. */
+	FUZZ_CHECK(cfg->console.baud && 115200 % cfg->console.baud == 0,
+		   "baud %u", cfg->console.baud);
+	FUZZ_CHECK(cfg->console.port && cfg->console.port <= 0xfff8,
+		   "port 0x%x", cfg->console.port);
+}
+
+/* Two parses of one line: every option's field equal. */
+static void same_config(const struct config *a, const struct config *b)
+{
+	for (size_t i = 0; i < config_nopts; i++) {
+		const struct cmdline_opt *o = &config_opts[i];
+		const char *fa = (const char *)a + o->offset;
+		const char *fb = (const char *)b + o->offset;
+		bool same;
+
+		switch (o->kind) {
+		case OPT_FLAG:
+			same = *(const bool *)fa == *(const bool *)fb;
+			break;
+		case OPT_UINT:
+			same = !memcmp(fa, fb, sizeof(uint64_t));
+			break;
+		case OPT_CHOICE:
+			same = !memcmp(fa, fb, sizeof(int));
+			break;
+		case OPT_STRING:
+			same = !strcmp(fa, fb);
+			break;
+		default:
+			same = true;
+			break;
+		}
+		FUZZ_CHECK(same, "%s differs between two parses", o->key);
+	}
+	FUZZ_CHECK(a->console.port == b->console.port &&
+			   a->console.baud == b->console.baud,
+		   "console differs between two parses");
+	FUZZ_CHECK(!memcmp(a->given, b->given, sizeof(a->given)),
+		   "given differs between two parses");
+}
+
+static void check_list(const char *what, const struct param_list *l,
+		       uint32_t min, uint32_t max, bool specials)
+{
+	FUZZ_CHECK(l->n <= PARAM_LIST_MAX, "%s: %u values", what, l->n);
+	for (uint32_t i = 0; i < l->n; i++) {
+		uint32_t v = l->v[i];
+
+		FUZZ_CHECK((v >= min && v <= max) ||
+				   (specials && (v == PARAM_TARGETS_ALL ||
+						 v == PARAM_TARGETS_AUTO)),
+			   "%s: value %u outside %u..%u", what, v, min, max);
+		/* Lists drop repeats (params.h). */
+		for (uint32_t j = 0; j < i; j++)
+			FUZZ_CHECK(l->v[j] != v, "%s: %u twice", what, v);
+	}
+}
+
+/* Counts the diagnostics a call emitted against what it returned. */
+#define COUNTED(call)                                                 \
+	do {                                                          \
+		size_t before_ = diag_count, n_ = (call);             \
+		FUZZ_CHECK(n_ == diag_count - before_,                \
+			   "%s returned %zu, emitted %zu", #call, n_, \
+			   diag_count - before_);                     \
+	} while (0)
+
+static void check_format(const struct param_list *l, size_t size)
+{
+	char big[PARAM_LIST_MAX * 12 + 1], small[256];
+	size_t len = params_list_format(l, big, sizeof(big));
+
+	FUZZ_CHECK(len < sizeof(big) && strlen(big) == len,
+		   "format: %zu, wrote %zu", len, strlen(big));
+	/* A short buffer: the same length reported, a terminated prefix. */
+	memset(small, 0x5a, sizeof(small));
+	FUZZ_CHECK(params_list_format(l, small, size) == len,
+		   "format: length depends on the buffer");
+	if (size) {
+		size_t kept = len < size ? len : size - 1;
+
+		FUZZ_CHECK(!memcmp(small, big, kept) && small[kept] == '\0',
+			   "format: not a terminated prefix in %zu bytes",
+			   size);
+	}
+	FUZZ_CHECK(size == sizeof(small) || small[size] == 0x5a,
+		   "format: wrote past %zu bytes", size);
+}
+
+static void check_params(const struct bench_params *p, uint32_t responders,
+			 size_t fmt_size)
+{
+	struct param_list resolved;
+
+	check_list("bench", &p->bench, 0, ARRAY_SIZE(experiments) - 1, false);
+	check_list("strategies", &p->strategies, 0, ARRAY_SIZE(strategies) - 1,
+		   false);
+	FUZZ_CHECK(p->strategies.n > 0, "no strategy (the default is all)");
+	check_list("pages", &p->pages, 1, PARAM_PAGES_MAX, false);
+	FUZZ_CHECK(p->pages.n > 0, "no page count");
+	check_list("targets", &p->targets, 1, PARAM_TARGETS_MAX, true);
+	FUZZ_CHECK(p->invlpgb.mode <= PARAM_INVLPGB_FORCE, "mode %d",
+		   p->invlpgb.mode);
+	FUZZ_CHECK(p->invlpgb.bug <= PARAM_BUG_PCID, "bug %d", p->invlpgb.bug);
+	fuzz_check_printable(params_invlpgb_mode_name(p->invlpgb.mode), 32);
+	fuzz_check_printable(params_invlpgb_bug_name(p->invlpgb.bug), 32);
+	FUZZ_CHECK(p->samples >= 1 && p->samples <= PARAM_SAMPLES_MAX,
+		   "samples %u", p->samples);
+	FUZZ_CHECK(p->warmup <= PARAM_WARMUP_MAX, "warmup %u", p->warmup);
+	FUZZ_CHECK(p->duration_ms >= 1, "duration 0");
+
+	COUNTED(params_resolve_targets(&p->targets, responders, &resolved,
+				       &diags));
+	check_list("resolved targets", &resolved, 1, responders, false);
+	FUZZ_CHECK(responders || !resolved.n, "targets without responders");
+	FUZZ_CHECK(!responders || resolved.n, "no targets for %u responders",
+		   responders);
+	check_format(&p->pages, fmt_size);
+	check_format(&p->targets, fmt_size);
+	check_format(&resolved, fmt_size);
+}
+
+/* The parsers on the raw line: longer than any config field allows. */
+static void raw_parsers(const char *line, size_t fmt_size)
+{
+	struct param_names ex = PARAM_NAMES_ARRAY(experiments);
+	struct param_names st = PARAM_NAMES_ARRAY(strategies);
+	struct param_invlpgb inv;
+	struct param_list l;
+
+	COUNTED(params_parse_pages(line, &l, &diags));
+	check_list("raw pages", &l, 1, PARAM_PAGES_MAX, false);
+	check_format(&l, fmt_size);
+	COUNTED(params_parse_targets(line, &l, &diags));
+	check_list("raw targets", &l, 1, PARAM_TARGETS_MAX, true);
+	COUNTED(params_parse_uints("samples", line, 3, 1000, "7", &l, &diags));
+	check_list("raw uints", &l, 3, 1000, false);
+	FUZZ_CHECK(l.n > 0, "no value, not even the default");
+	COUNTED(params_parse_names("bench", line, &ex, true, &l, &diags));
+	check_list("raw bench", &l, 0, ARRAY_SIZE(experiments) - 1, false);
+	COUNTED(params_parse_names("strategies", line, &st, false, &l, &diags));
+	check_list("raw strategies", &l, 0, ARRAY_SIZE(strategies) - 1, false);
+	FUZZ_CHECK(l.n > 0, "no strategy");
+	COUNTED(params_parse_invlpgb(line, &inv, &diags));
+	FUZZ_CHECK(inv.mode <= PARAM_INVLPGB_FORCE && inv.bug <= PARAM_BUG_PCID,
+		   "invlpgb %d,%d", inv.mode, inv.bug);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct config cfg, again;
+	static struct cmdline_diags cd, cd2;
+	struct bench_params p;
+	struct fuzz_in in = {data, size};
+	uint32_t responders = fuzz_u8(&in);
+	size_t fmt_size = fuzz_u8(&in), len, n;
+	const uint8_t *text = fuzz_bytes(&in, in.n, &len);
+	char *line = malloc(len + 1);
+
+	FUZZ_CHECK(line, "out of memory");
+	memcpy(line, text, len);
+	line[len] = '\0';
+
+	memset(&cfg, 0x5a, sizeof(cfg));
+	memset(&cd, 0x5a, sizeof(cd));
+	n = config_parse(line, &cfg, &cd);
+	FUZZ_CHECK(n == cd.count + cd.dropped, "returned %zu, %zu + %zu", n,
+		   cd.count, cd.dropped);
+	FUZZ_CHECK(cd.count <= CMDLINE_DIAG_MAX, "%zu diagnostics", cd.count);
+	FUZZ_CHECK(!cd.dropped || cd.count == CMDLINE_DIAG_MAX,
+		   "dropped %zu with room left", cd.dropped);
+	for (size_t i = 0; i < cd.count; i++)
+		fuzz_check_printable(cd.msg[i], CMDLINE_DIAG_LEN);
+	check_config(&cfg, line);
+
+	/* Nothing may depend on what the structs held before. */
+	memset(&again, 0xa5, sizeof(again));
+	memset(&cd2, 0xa5, sizeof(cd2));
+	config_parse(line, &again, &cd2);
+	same_config(&cfg, &again);
+	FUZZ_CHECK(cd.count == cd2.count && cd.dropped == cd2.dropped,
+		   "diagnostics differ between two parses");
+
+	{
+		struct param_names ex = PARAM_NAMES_ARRAY(experiments);
+		struct param_names st = PARAM_NAMES_ARRAY(strategies);
+
+		COUNTED(params_from_config(&cfg, &ex, &st, &p, &diags));
+	}
+	check_params(&p, responders, fmt_size);
+	raw_parsers(line, fmt_size);
+	free(line);
+	return 0;
+}
