@@ -444,6 +444,15 @@ int multiboot_parse(uint32_t magic, uint64_t info_addr, phys_reader rd,
 		out->proto =
 			magic == MB1_BOOTLOADER_MAGIC ? BOOT_MB1 : BOOT_MB2;
 	out->have_mmap = out->mmap_count > 0;
+	/*
+	 * The boot report prints the name inside its own line: a newline or
+	 * an escape sequence there would write lines of the loader's choosing.
+	 * The command line stays as given (cmdline.c names such bytes).
+	 */
+	for (char *c = out->loader; *c; c++) {
+		if (!kisprint((unsigned char)*c))
+			*c = '?';
+	}
 	return ret;
 }
 

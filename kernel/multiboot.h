@@ -52,7 +52,7 @@ struct boot_info {
 
 	char cmdline[BOOT_CMDLINE_MAX];
 	bool cmdline_truncated;
-	char loader[64];
+	char loader[64]; /* printable ASCII: other bytes become '?' */
 
 	bool have_meminfo;
 	uint32_t mem_lower_kb, mem_upper_kb;

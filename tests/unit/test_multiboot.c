@@ -885,6 +885,39 @@ static void test_usable_bytes(void **state)
 	assert_true(boot_usable_bytes(&bi) == UINT64_MAX);
 }
 
+/*
+ * The boot report prints the loader's name inside its INFO line as it is:
+ * a control byte or a newline there would start a line of the loader's
+ * choosing (found by tests/fuzz/fuzz_multiboot.c). Each byte outside
+ * printable ASCII becomes '?'.
+ */
+static void test_loader_name_printable(void **state)
+{
+	struct mb2b b;
+
+	(void)state;
+	mb2_begin(&b, INFO);
+	mb2_str(&b, 2, "GRUB\n\x1b[2JFAIL: x\x7f\xf5");
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_string_equal(bi.loader, "GRUB??[2JFAIL: x??");
+	assert_int_equal(bi.error_count, 0);
+
+	mb1_build("x");
+	wstr(MB1_NAME, "\rQEMU\t");
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+	assert_string_equal(bi.loader, "?QEMU?");
+	/* The command line is kept as given: cmdline.c reports such bytes. */
+	mb2_begin(&b, INFO);
+	mb2_str(&b, 1,
+		"a\x01"
+		"b");
+	mb2_end(&b);
+	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
+	assert_string_equal(bi.cmdline, "a\x01"
+					"b");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, sim_setup, sim_teardown)
 
 int main(void)
@@ -916,6 +949,7 @@ int main(void)
 		T(test_mb1_mmap_bad),
 		T(test_mb1_mods_bad),
 		T(test_usable_bytes),
+		T(test_loader_name_printable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
