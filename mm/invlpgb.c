@@ -6,7 +6,9 @@
  *  - More pages than CPUID Fn8000_0008 EDX[15:0] + 1: that is the most one
  *    instruction is specified to handle, and nothing but this check stops
  *    a larger count from reaching ECX. Split the range instead
- *    (invlpgb_encode_range), then one TLBSYNC covers every chunk.
+ *    (invlpgb_encode_range), then one TLBSYNC covers every chunk. Nor
+ *    more than ECX[15:0] + 1 can say (65536), whatever caps claims: the
+ *    count would wrap and name fewer pages than asked.
  *  - The 2 MiB stride over 4 KiB mappings: the CPU invalidates by the real
  *    page size of each translation it finds, so stepping 2 MiB through 4
  *    KiB mappings invalidates one 4 KiB page per step and leaves the other
@@ -46,6 +48,13 @@ static bool canonical_span(uint64_t va, uint64_t last)
 	if ((va >> 47) == 0)
 		return (last >> 47) == 0;
 	return (va >> 47) == 0x1ffff;
+}
+
+/* Pages one instruction may name: CPUID's limit, and what ECX can hold. */
+static uint32_t max_per_insn(const struct invlpgb_caps *caps)
+{
+	return caps->max_pages < INVLPGB_ECX_MAX_PAGES ? caps->max_pages
+						       : INVLPGB_ECX_MAX_PAGES;
 }
 
 static int check_range(const struct invlpgb_req *req, uint32_t max)
@@ -92,7 +101,7 @@ int invlpgb_encode(const struct invlpgb_req *req,
 
 	if (caps->max_pages == 0)
 		return INVLPGB_ENOTSUP;
-	err = check_range(req, caps->max_pages);
+	err = check_range(req, max_per_insn(caps));
 	if (!err)
 		err = check_ids(req, caps);
 	if (err)
@@ -131,7 +140,7 @@ int invlpgb_encode_range(const struct invlpgb_req *req,
 			 struct invlpgb_regs *out, size_t cap, size_t *n)
 {
 	struct invlpgb_req part = *req;
-	uint32_t left = req->pages, max = caps->max_pages;
+	uint32_t left = req->pages, max = max_per_insn(caps);
 	size_t i = 0;
 	int err;
 

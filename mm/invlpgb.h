@@ -29,6 +29,7 @@
 #define INVLPGB_RAX_NESTED     (1ull << 5)
 #define INVLPGB_RAX_RESERVED   0xfc0ull /* bits 11:6 */
 #define INVLPGB_ECX_COUNT_MASK 0xffffu
+#define INVLPGB_ECX_MAX_PAGES  0x10000u /* ECX[15:0] + 1 at most */
 #define INVLPGB_ECX_2M_STRIDE  (1u << 31)
 #define INVLPGB_ECX_RESERVED   0x7fff0000u /* bits 30:16 */
 #define INVLPGB_EDX_PCID_SHIFT 16
@@ -93,7 +94,10 @@ static inline uint32_t invlpgb_max_pages(uint32_t cpuid_edx)
 	return (cpuid_edx & 0xffffu) + 1;
 }
 
-/* Encodes one instruction; req->pages must not exceed caps->max_pages. */
+/*
+ * Encodes one instruction; req->pages must not exceed caps->max_pages, nor
+ * INVLPGB_ECX_MAX_PAGES whatever caps says.
+ */
 int invlpgb_encode(const struct invlpgb_req *req,
 		   const struct invlpgb_caps *caps, struct invlpgb_regs *out);
 
@@ -102,7 +106,7 @@ uint32_t invlpgb_chunks(uint32_t pages, uint32_t max_pages);
 
 /*
  * Encodes req (any number of pages) as instructions of at most
- * caps->max_pages pages each, for "INVLPGB in CPUID-max chunks, then one
+ * caps->max_pages (and INVLPGB_ECX_MAX_PAGES) pages each, for "INVLPGB in CPUID-max chunks, then one
  * TLBSYNC". Fills out[0 .. *n) (cap entries available). On error *n is 0.
  */
 int invlpgb_encode_range(const struct invlpgb_req *req,

@@ -190,6 +190,38 @@ static void test_max_pages(void **state)
 	enc_err(&req, &big, INVLPGB_ETOOMANY);
 }
 
+/*
+ * ECX[15:0] + 1 can say at most 65536 pages, whatever caps.max_pages
+ * claims: with a larger limit, 65537 pages were encoded as a count of 0,
+ * one page invalidated for 65537 asked (found by fuzz_invlpgb; CPUID
+ * cannot report more than 65536, but nothing else stopped it).
+ */
+static void test_max_pages_beyond_ecx(void **state)
+{
+	struct invlpgb_caps huge = {.max_pages = 0x20000};
+	struct invlpgb_req req = {.va = 0x10000000, .pages = 65537};
+	struct invlpgb_regs out[3];
+	size_t n = 99;
+
+	(void)state;
+	enc_err(&req, &huge, INVLPGB_ETOOMANY);
+	req.pages = 65536;
+	assert_int_equal(enc_ok(&req, &huge).ecx, 0xffff);
+	/* A range: chunks of 65536, the most one instruction can name. */
+	req.pages = 0x2c001;
+	assert_int_equal(invlpgb_encode_range(&req, &huge, out, 2, &n),
+			 INVLPGB_ENOSPACE);
+	assert_int_equal(invlpgb_encode_range(&req, &huge, out, 3, &n),
+			 INVLPGB_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(out[0].rax, 0x10000000 | 5);
+	assert_int_equal(out[0].ecx, 0xffff);
+	assert_int_equal(out[1].rax, (0x10000000 + 0x10000ull * 4096) | 5);
+	assert_int_equal(out[1].ecx, 0xffff);
+	assert_int_equal(out[2].rax, (0x10000000 + 0x20000ull * 4096) | 5);
+	assert_int_equal(out[2].ecx, 0xc000);
+}
+
 static void test_chunks(void **state)
 {
 	struct invlpgb_req req = {.va = 0x7f0000000000, .pages = 512};
@@ -427,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_all_va),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_max_pages),
+		cmocka_unit_test(test_max_pages_beyond_ecx),
 		cmocka_unit_test(test_chunks),
 		cmocka_unit_test(test_chunks_2m_and_errors),
 		cmocka_unit_test(test_strerror),
