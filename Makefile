@@ -41,11 +41,14 @@ help:
 	@echo "make unit mm-unit smp-unit bench-unit: host unit tests (cmocka)"
 	@echo "make qemu-check   QEMU integration cases only (tests/qemu)"
 	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
+	@echo "make fuzz         each libFuzzer target for FUZZ_SECONDS (60)"
+	@echo "make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (3), as in check"
 	@echo "make format       clang-format every C file in place"
 	@echo "make format-check fail if any C file is not clang-formatted"
 	@echo "make deps         install the build/test dependencies (root)"
 	@echo "make clean        remove $(BUILD)/"
-	@echo "Variables: CROSS_COMPILE=x86_64-elf- (non-x86 hosts), HOSTCC"
+	@echo "Variables: CROSS_COMPILE=x86_64-elf- (non-x86 hosts), HOSTCC,"
+	@echo "           FUZZ_CC (clang), FUZZ_TARGETS (tests/fuzz/fuzz.mk)"
 
 # The build's identity, baked into the env record. Rewritten only when it
 # changes so that an unchanged tree does not relink.
@@ -82,11 +85,13 @@ include tests/unit/unit.mk
 include tests/unit/mm.mk
 include tests/unit/smp.mk
 include tests/unit/bench.mk
+include tests/fuzz/fuzz.mk
 
 # Formatting and host tests first: they are quick and name the broken
-# function; then the QEMU cases.
+# function; then a few seconds of each fuzz target; then the QEMU cases.
 check: deps-ensure
-	$(MAKE) format-check unit mm-unit smp-unit bench-unit sol-test qemu-check
+	$(MAKE) format-check unit mm-unit smp-unit bench-unit sol-test \
+		fuzz-smoke qemu-check
 
 # A fresh machine: as root, install what is missing; else say what to run.
 deps-ensure:

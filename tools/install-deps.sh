@@ -4,7 +4,9 @@
 # the TAP test: perl's prove) work.
 #
 #   tools/install-deps.sh            install what is missing (as root)
-#   tools/install-deps.sh --check    only report; exit 1 if anything is missing
+#   tools/install-deps.sh --check    only report; exit 1 if anything make check
+#                                    needs is missing (not so clang, which
+#                                    only make fuzz needs: check skips it)
 #   tools/install-deps.sh --quiet    say nothing when everything is there
 #   tools/install-deps.sh --qemu10   also unpack QEMU 10 from bookworm-backports
 #                                    into build/qemu10 (see docs/qemu.md)
@@ -15,6 +17,10 @@ set -eu
 PACKAGES="build-essential binutils make git perl python3 python3-matplotlib qemu-system-x86 ovmf \
 grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools libcmocka-dev \
 pkg-config clang-format"
+# The fuzz targets (tests/fuzz/): clang and its libFuzzer/sanitizer
+# runtimes. Installed with the rest as root; a user without them is told
+# what to install, and make check runs without fuzzing (a SKIP line).
+OPTIONAL="clang libclang-rt-14-dev"
 
 check_only=0
 want_qemu10=0
@@ -35,22 +41,33 @@ for arg in "$@"; do
 	esac
 done
 
+installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
 missing=""
 for p in $PACKAGES; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
-		missing="$missing $p"
-	fi
+	installed "$p" || missing="$missing $p"
+done
+optional=""
+for p in $OPTIONAL; do
+	installed "$p" || optional="$optional $p"
 done
 
-if [ -z "$missing" ]; then
+if [ -z "$missing$optional" ]; then
 	[ "$quiet" = 1 ] || echo "install-deps: all packages present"
+elif [ -z "$missing" ] && { [ "$check_only" = 1 ] || [ "$(id -u)" != 0 ]; }; then
+	# Only the fuzzing packages: say so, and let make check go on.
+	echo "install-deps: missing (for make fuzz; make check skips fuzzing" \
+		"without them):$optional" >&2
+	echo "install-deps: run: sudo apt-get install -y --no-install-recommends$optional" >&2
 elif [ "$check_only" = 1 ]; then
-	echo "install-deps: missing:$missing" >&2
-	echo "install-deps: run: sudo apt-get install -y$missing" >&2
+	echo "install-deps: missing:$missing$optional" >&2
+	echo "install-deps: run: sudo apt-get install -y$missing$optional" >&2
 	exit 1
 elif [ "$(id -u)" != 0 ]; then
-	echo "install-deps: missing:$missing" >&2
-	echo "install-deps: run as root, or: sudo apt-get update && sudo apt-get install -y --no-install-recommends$missing" >&2
+	echo "install-deps: missing:$missing$optional" >&2
+	echo "install-deps: run as root, or: sudo apt-get update && sudo apt-get install -y --no-install-recommends$missing$optional" >&2
 	exit 1
 else
 	export DEBIAN_FRONTEND=noninteractive
@@ -58,7 +75,7 @@ else
 	# packages we need all come from Debian's own archive.
 	apt-get update || echo "install-deps: apt-get update reported errors; trying the install anyway" >&2
 	# shellcheck disable=SC2086
-	apt-get install -y --no-install-recommends $missing
+	apt-get install -y --no-install-recommends $missing $optional
 fi
 
 if [ "$want_qemu10" = 1 ]; then

@@ -17,7 +17,9 @@
 #                user without the packages; tools/install-deps.sh names
 #                them)
 #   fuzz-build   build build/fuzz/fuzz_T only
-#   FUZZ_TARGETS=T... limits any of them to some targets.
+#   FUZZ_TARGETS=T... limits any of them to some targets; FUZZ_RUNS=N
+#   (make fuzz FUZZ_RUNS=1000000 FUZZ_SECONDS=3600) also stops each after
+#   N executions.
 #
 # Reproduce a finding:  build/fuzz/fuzz_T build/fuzz/artifacts/T-crash-...
 # Every variable is FUZZ_-prefixed so that this file can be included next
@@ -41,11 +43,14 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. \
 FUZZ_ALL := multiboot cmdline acpi acpi_table topology invlpgb
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 
+# kernel/kstring.c with its kmemset() and kmemcpy() renamed out of the way:
+# tests/fuzz/kmem.c puts libc's (checked by ASan at once) in their place.
+FUZZ_KSTRING := $(FUZZ_OUT)/kstring.o $(FUZZ_DIR)/kmem.c
 FUZZ_ACPI_SRCS := smp/acpi.c smp/acpi_rsdp.c smp/acpi_madt.c \
-	smp/acpi_tables.c kernel/kstring.c kernel/printf.c
-FUZZ_SRCS_multiboot := kernel/multiboot.c kernel/kstring.c
-FUZZ_SRCS_cmdline := kernel/cmdline.c kernel/config.c kernel/kstring.c \
-	bench/params.c
+	smp/acpi_tables.c kernel/printf.c $(FUZZ_KSTRING)
+FUZZ_SRCS_multiboot := kernel/multiboot.c $(FUZZ_KSTRING)
+FUZZ_SRCS_cmdline := kernel/cmdline.c kernel/config.c bench/params.c \
+	$(FUZZ_KSTRING)
 FUZZ_SRCS_acpi := $(FUZZ_ACPI_SRCS)
 FUZZ_SRCS_acpi_table := $(FUZZ_ACPI_SRCS)
 FUZZ_SRCS_topology := smp/topology.c
@@ -58,9 +63,14 @@ define FUZZ_RULE
 $(FUZZ_OUT)/fuzz_$(1): $(FUZZ_DIR)/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) \
 		$(FUZZ_HDRS) $(FUZZ_DIR)/fuzz.mk
 	@mkdir -p $$(@D)
-	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ $$(filter %.c,$$^)
+	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ $$(filter %.c %.o,$$^)
 endef
 $(foreach t,$(FUZZ_ALL),$(eval $(call FUZZ_RULE,$(t))))
+
+$(FUZZ_OUT)/kstring.o: kernel/kstring.c $(FUZZ_HDRS) $(FUZZ_DIR)/fuzz.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Dkmemset=kstring_kmemset \
+		-Dkmemcpy=kstring_kmemcpy -c -o $@ $<
 
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-clean
 fuzz-build: $(FUZZ_BINS)
@@ -68,10 +78,12 @@ fuzz-build: $(FUZZ_BINS)
 # Asked for by name, fuzzing without a fuzzer is an error; in make check
 # (fuzz-smoke) it is a SKIP that says what is missing.
 fuzz:
-	@tests/fuzz/run.sh --probe $(FUZZ_CC) || exit 2
+	@tests/fuzz/run.sh --probe $(FUZZ_CC) || \
+		{ echo "fuzz: make fuzz cannot run without them"; exit 2; }
 	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) \
 		fuzz-build FUZZ_TARGETS="$(FUZZ_TARGETS)"
-	@tests/fuzz/run.sh --fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@FUZZ_RUNS=$(FUZZ_RUNS) tests/fuzz/run.sh --fuzz $(FUZZ_SECONDS) \
+		$(FUZZ_TARGETS)
 
 fuzz-smoke:
 	@if tests/fuzz/run.sh --probe $(FUZZ_CC); then \

@@ -10,6 +10,9 @@
 #   run.sh --smoke SECONDS T...    the same from the seeds alone (a fresh
 #                                  corpus each time), for make check
 #
+# FUZZ_RUNS=N (environment) also stops each target after N executions,
+# whichever comes first.
+#
 # One line per target: executions, libFuzzer's final coverage (cov: edges,
 # ft: features) and the executions per second. A crash, a sanitizer
 # report, a broken property or a timeout stops that target with its log
@@ -61,6 +64,10 @@ for t in "$@"; do
 		opts=$(sed -n 's/^\([a-z_]*\) *= *\([0-9]*\)$/-\1=\2/p' \
 			"tests/fuzz/$t.options")
 	fi
+	if [ -n "${FUZZ_RUNS-}" ]; then
+		opts="$opts -runs=$FUZZ_RUNS"
+	fi
+	start=$(date +%s)
 	# shellcheck disable=SC2086 # opts is a list of words
 	if "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$OUT/artifacts/$t-" \
@@ -70,6 +77,7 @@ for t in "$@"; do
 		status=FAILED
 		failed="$failed $t"
 	fi
+	took=$(($(date +%s) - start))
 	# The last status line ("#N DONE cov: C ft: F ...") and the totals.
 	last=$(grep -E '^#[0-9]+' "$log" | tail -n 1)
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
@@ -77,7 +85,7 @@ for t in "$@"; do
 	cov=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
 	ft=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
 	printf 'fuzz: %-10s %s: %s runs in %ss (%s/s), cov: %s ft: %s\n' \
-		"$t" "$status" "${runs:-?}" "$seconds" "${eps:-?}" \
+		"$t" "$status" "${runs:-?}" "$took" "${eps:-?}" \
 		"${cov:-?}" "${ft:-?}"
 	if [ "$status" = FAILED ]; then
 		grep -E 'ERROR|check failed|runtime error|Test unit written' \
