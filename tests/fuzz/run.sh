@@ -51,7 +51,9 @@ for t in "$@"; do
 	bin=$OUT/fuzz_$t
 	log=$OUT/$t.log
 	if [ "$mode" = --smoke ]; then
+		# Apart from make fuzz's corpus and log: both may run at once.
 		corpus=$OUT/smoke/$t
+		log=$OUT/smoke/$t.log
 		rm -rf "$corpus"
 	else
 		corpus=$OUT/corpus/$t
