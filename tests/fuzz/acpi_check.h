@@ -81,11 +81,15 @@ static inline void acpi_check_info(const struct acpi_info *ai)
 	for (size_t i = 0; i < acpi_kept(ai->srat.cpu_count, ACPI_MAX_CPUS);
 	     i++) {
 		uint32_t id = ai->srat.cpus[i].apic_id;
+		size_t first = 0;
 
 		/* The first entry for an APIC ID is the one that counts. */
-		FUZZ_CHECK(acpi_srat_domain(ai, id) != ACPI_NO_DOMAIN ||
-				   ai->srat.cpus[i].domain == ACPI_NO_DOMAIN,
-			   "SRAT: APIC ID 0x%x lost", id);
+		while (ai->srat.cpus[first].apic_id != id)
+			first++;
+		FUZZ_CHECK(
+			acpi_srat_domain(ai, id) == ai->srat.cpus[first].domain,
+			"SRAT: APIC ID 0x%x: domain %u, first entry %u", id,
+			acpi_srat_domain(ai, id), ai->srat.cpus[first].domain);
 	}
 }
 
