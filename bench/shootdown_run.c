@@ -285,15 +285,23 @@ static bool invlpgb_runs(const struct sd_sweep *sw)
 	       (sw->bug != PARAM_BUG_PCID || (read_cr4() & CR4_PCIDE));
 }
 
-static void set_pcide(void *on)
+/* CR3[11:0] is 0 (PCID 0), as turning PCIDE on requires. */
+static void pcide_on(void *unused)
 {
-	uint64_t cr4 = read_cr4();
-
-	/* CR3[11:0] is 0 (PCID 0), as turning PCIDE on requires. */
-	write_cr4(on ? cr4 | CR4_PCIDE : cr4 & ~CR4_PCIDE);
+	(void)unused;
+	write_cr4(read_cr4() | CR4_PCIDE);
 }
 
-/* PCIDE on (or off) on every CPU, for bug=pcid; false: SKIP printed. */
+static void pcide_off(void *unused)
+{
+	(void)unused;
+	write_cr4(read_cr4() & ~CR4_PCIDE);
+}
+
+/*
+ * CR4.PCIDE on (or back off) on every CPU, for bug=pcid only; false if
+ * this CPU has no PCID (a SKIP says so when turning it on).
+ */
 static bool pcid_bug(const struct sd_sweep *sw, bool on)
 {
 	struct cpumask others;
@@ -310,8 +318,8 @@ static bool pcid_bug(const struct sd_sweep *sw, bool on)
 		return false;
 	}
 	cpus_others(&others);
-	on_cpumask(&others, set_pcide, on ? &others : NULL, IPI_EACH);
-	set_pcide(on ? &others : NULL);
+	on_cpumask(&others, on ? pcide_on : pcide_off, NULL, IPI_EACH);
+	(on ? pcide_on : pcide_off)(NULL);
 	return true;
 }
 
