@@ -45,58 +45,20 @@ void flush_nothing(void *unused)
 /*
  * delay_handler=: the responders' flush, then a busy-wait, then (in the
  * cross-call code) the acknowledgement the initiator waits for. Set by
- * flush_run() before it sends the IPIs, which order the store before
+ * flush_run() before it sends the IPIs, which order the stores before
  * the handlers run.
  */
+static xcall_fn delayed_fn;
 static uint64_t responder_delay;
 
-static void delay(void)
+static void flush_delayed(void *arg)
 {
-	uint64_t t0 = rdtsc();
+	uint64_t t0;
 
+	delayed_fn(arg);
+	t0 = rdtsc();
 	while (rdtsc() - t0 < responder_delay)
 		cpu_relax();
-}
-
-static void flush_page_delayed(void *va)
-{
-	flush_page(va);
-	delay();
-}
-
-static void flush_range_delayed(void *range)
-{
-	flush_range(range);
-	delay();
-}
-
-static void flush_all_delayed(void *unused)
-{
-	flush_all(unused);
-	delay();
-}
-
-static void flush_global_delayed(void *unused)
-{
-	flush_global(unused);
-	delay();
-}
-
-/* The delayed twin of a responder function, when delay_cycles asks. */
-static xcall_fn remote_fn(const struct flush_plan *p, xcall_fn fn)
-{
-	if (!p->req.delay_cycles || p->req.concurrent)
-		return fn;
-	responder_delay = p->req.delay_cycles;
-	if (fn == flush_page)
-		return flush_page_delayed;
-	if (fn == flush_range)
-		return flush_range_delayed;
-	if (fn == flush_all)
-		return flush_all_delayed;
-	if (fn == flush_global)
-		return flush_global_delayed;
-	return fn; /* flush_nothing: nothing to delay */
 }
 
 /* A PCID other than the one this CPU runs in (CR3[11:0]). */
@@ -163,6 +125,35 @@ static int prepare_invlpgb(struct flush_plan *p)
 	return INVLPGB_OK;
 }
 
+/* What the responders and the initiator run, for an IPI strategy. */
+static void choose_fns(struct flush_plan *p)
+{
+	xcall_fn full = p->req.global ? flush_global : flush_all;
+
+	switch (p->how) {
+	case FLUSH_IPI_PAGE:
+		p->remote = p->self = flush_page;
+		break;
+	case FLUSH_IPI_FULL:
+		p->remote = p->self = full;
+		break;
+	case FLUSH_IPI_REMOTE_FULL:
+		p->remote = full;
+		p->self = flush_range;
+		break;
+	case FLUSH_IPI_LOCAL_ONLY:
+		p->remote = flush_nothing;
+		p->self = flush_range;
+		break;
+	default: /* FLUSH_IPI_RANGE */
+		p->remote = p->self = flush_range;
+		break;
+	}
+	/* delay_handler= (not for flushloop's many initiators) */
+	p->delayed = p->req.delay_cycles && !p->req.concurrent &&
+		     p->remote != flush_nothing;
+}
+
 int flush_prepare(struct flush_plan *p, const struct flush_req *req,
 		  struct invlpgb_regs *insn, size_t cap)
 {
@@ -178,23 +169,24 @@ int flush_prepare(struct flush_plan *p, const struct flush_req *req,
 				 : FLUSH_IPI_FULL;
 	if (p->how == FLUSH_INVLPGB || p->how == FLUSH_INVLPGB_ALL)
 		return prepare_invlpgb(p);
+	choose_fns(p);
 	return INVLPGB_OK;
 }
 
 /*
- * One IPI round: remote(arg) on the targets, self(arg) here meanwhile,
- * then every acknowledgement.
+ * One IPI round: the plan's remote function on the targets, its self
+ * function here meanwhile, then every acknowledgement.
  */
-static bool ipi_round(const struct flush_plan *p, xcall_fn remote,
-		      xcall_fn self, void *arg)
+static bool ipi_round(const struct flush_plan *p, void *arg)
 {
-	remote = remote_fn(p, remote);
+	xcall_fn remote = p->delayed ? flush_delayed : p->remote;
+
 	if (p->req.concurrent) {
-		self(arg);
+		p->self(arg);
 		return on_cpumask_shared(p->req.targets, remote, arg);
 	}
 	on_cpumask_async(p->req.targets, remote, arg, p->req.mode);
-	self(arg);
+	p->self(arg);
 	return xcall_wait(p->req.targets, FLUSH_WAIT_US);
 }
 
@@ -216,27 +208,27 @@ static bool run_invlpgb(const struct flush_plan *p)
 
 bool flush_run(struct flush_plan *p)
 {
-	xcall_fn full = p->req.global ? flush_global : flush_all;
-	struct flush_range *range = &p->range;
 	bool ok = true;
 
-	switch (p->how) {
-	case FLUSH_IPI_PAGE:
-		for (uint64_t i = 0; i < p->range.pages; i++) {
-			void *va = (void *)(p->range.va + i * PAGE_SIZE);
-
-			ok &= ipi_round(p, flush_page, flush_page, va);
-		}
-		return ok;
-	case FLUSH_IPI_RANGE:
-		return ipi_round(p, flush_range, flush_range, range);
-	case FLUSH_IPI_FULL:
-		return ipi_round(p, full, full, NULL);
-	case FLUSH_IPI_REMOTE_FULL:
-		return ipi_round(p, full, flush_range, range);
-	case FLUSH_IPI_LOCAL_ONLY:
-		return ipi_round(p, flush_nothing, flush_range, range);
-	default:
+	if (p->how == FLUSH_INVLPGB || p->how == FLUSH_INVLPGB_ALL)
 		return run_invlpgb(p);
+	if (p->delayed) {
+		delayed_fn = p->remote;
+		responder_delay = p->req.delay_cycles;
 	}
+	if (p->how != FLUSH_IPI_PAGE)
+		return ipi_round(p, &p->range);
+	for (uint64_t i = 0; i < p->range.pages; i++)
+		ok &= ipi_round(p, (void *)(p->range.va + i * PAGE_SIZE));
+	return ok;
+}
+
+bool flush_everywhere(const struct cpumask *targets, bool global)
+{
+	struct flush_req req = {
+		.how = FLUSH_IPI_FULL, .targets = targets, .global = global};
+	struct flush_plan p;
+
+	flush_prepare(&p, &req, NULL, 0);
+	return flush_run(&p);
 }

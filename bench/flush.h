@@ -109,6 +109,9 @@ struct flush_plan {
 	struct invlpgb_regs *insn; /* the caller's, cap of them */
 	size_t cap, ninsn;
 	bool tlbsync; /* false only with bug=no-tlbsync */
+	/* IPI strategies: what the responders and the initiator run */
+	xcall_fn remote, self;
+	bool delayed; /* the responders busy-wait delay_cycles after it */
 };
 
 /*
@@ -125,6 +128,13 @@ int flush_prepare(struct flush_plan *p, const struct flush_req *req,
  * naming it is printed).
  */
 bool flush_run(struct flush_plan *p);
+
+/*
+ * The whole TLB of this CPU and of targets (global entries too if
+ * global), untimed: cleaning up, or flushing instead of a refused
+ * INVLPGB. False as flush_run().
+ */
+bool flush_everywhere(const struct cpumask *targets, bool global);
 
 /*
  * What a responder runs (cross-call functions, smp.h's xcall_fn), also

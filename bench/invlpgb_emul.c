@@ -47,6 +47,7 @@
  *  - include-nested: nested (guest-physical) translations exist only with
  *    SVM guests; the harness has none.
  */
+#include "bench/flush.h"
 #include "bench/invlpgb_emul.h"
 #include "kernel/cpu.h"
 #include "kernel/report.h"
@@ -89,15 +90,6 @@ static bool leaf_global(uint64_t va)
 	return false;
 }
 
-/* Every entry, global ones too, of every PCID. */
-static void drop_everything(void)
-{
-	uint64_t cr4 = read_cr4();
-
-	write_cr4(cr4 & ~CR4_PGE);
-	write_cr4(cr4);
-}
-
 static uint64_t step_bytes(enum invlpgb_size s)
 {
 	return s == INVLPGB_2M ? LARGE_PAGE_SIZE : PAGE_SIZE;
@@ -122,7 +114,7 @@ static void carry_out(const struct invlpgb_req *r)
 		 * and include-global this drops this PCID's entries too.
 		 */
 		if (r->include_global)
-			drop_everything();
+			flush_global(NULL); /* every PCID's entries */
 		else if (mine)
 			cr3_reload();
 		return;

@@ -3,6 +3,7 @@
  * The time budget's arithmetic (bench/plan.h): estimates from measured
  * costs, and the reductions that make a run fit.
  */
+#include "bench/flush.h"
 #include "bench/plan.h"
 #include "kernel/printf.h"
 
@@ -176,8 +177,9 @@ static uint64_t rc_model_cycles(const struct plan_reclaim *rc,
 		p = rc_strategy_pages(rc, b);
 		per_pass = p * 2 * c->page_copy;
 		flushes = (p + b - 1) / b;
-		/* Linux's ceiling: more than 33 pages is a full flush. */
-		uint64_t handler = b <= 33 ? b * c->invlpg : c->cr3;
+		/* Linux's ceiling: beyond it, a full flush. */
+		uint64_t handler =
+			b <= FLUSH_SINGLE_PAGE_CEILING ? b * c->invlpg : c->cr3;
 
 		sum += per_pass + flushes * (rt + sf * handler);
 	}

@@ -164,8 +164,7 @@ static void unmap_hot(const struct rc_config *cfg)
 		}
 	}
 	cpus_others(&all);
-	on_cpumask(&all, flush_all, NULL, IPI_EACH);
-	flush_all(NULL);
+	flush_everywhere(&all, false);
 }
 
 static inline uint64_t *cold_pte(uint64_t p)
@@ -318,9 +317,7 @@ static void encoding_refused(struct rc_run *run, int err)
 {
 	if (!run->refused++)
 		run->refused_err = err;
-	on_cpumask_async(&others, flush_all, NULL, IPI_EACH);
-	flush_all(NULL);
-	xcall_wait(&others, WAIT_US);
+	flush_everywhere(&others, false);
 }
 
 /* How each strategy flushes (bench/flush.h). */

@@ -114,9 +114,7 @@ static uint64_t take_stale(unsigned *cpu_out, uint64_t *va_out)
  */
 static void clean_tlbs(void)
 {
-	on_cpumask_async(&resp, flush_global, NULL, IPI_EACH);
-	flush_global(NULL);
-	xcall_wait(&resp, FLUSH_WAIT_US);
+	flush_everywhere(&resp, true);
 }
 
 /*

@@ -125,18 +125,9 @@ class Case:
         key, _, val = item.partition("=")
         if key == "boot":
             self.expect_boot = val
-        elif key == "text":
-            re.compile(val)
-            self.expect_text.append(val)
-        elif key == "notext":
-            re.compile(val)
-            self.absent_text.append(val)
-        elif key == "pretext":
-            re.compile(val)
-            self.pre_text.append(val)
-        elif key == "lastline":
-            re.compile(val)
-            self.last_line.append(val)
+        elif key in REGEX_CHECKS:
+            re.compile(val)  # a bad regex fails the table, not the case
+            getattr(self, REGEX_CHECKS[key]).append(val)
         elif key == "field":
             k, v = checklog.parse_field(val)
             self.expect_fields[k] = v
@@ -157,6 +148,11 @@ class Case:
                           strategies.split(","))
         else:
             raise ValueError(f"unknown check '{item}'")
+
+
+# The checks that are regular expressions, and the list each goes into.
+REGEX_CHECKS = {"text": "expect_text", "notext": "absent_text",
+                "pretext": "pre_text", "lastline": "last_line"}
 
 
 def parse_size(text):

@@ -96,6 +96,16 @@ def strategies(records):
     return out
 
 
+def label(ax, xlabel, ylabel, title, legend=True, **grid):
+    """A one-panel figure's axis labels, title, legend and grid."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    if legend:
+        ax.legend(fontsize="small")
+    ax.grid(True, alpha=0.3, **grid)
+
+
 def fig_shootdown_pages(plt, run):
     """Latency vs pages per strategy, log-log, p50 with a p90-p99 band,
     one panel per responder count (at most 3: fewest, middle, most)."""
@@ -195,11 +205,9 @@ def fig_distance(plt, run):
     ax.set_xticks([j + width * (len(names) - 1) / 2 for j in range(len(classes))])
     ax.set_xticklabels(classes)
     ax.set_yscale("log")
-    ax.set_xlabel("distance class of the responder from cpu 0")
-    ax.set_ylabel(f"p50 ({unit})")
-    ax.set_title("one responder by distance: shootdown (fewest pages) and round trips")
-    ax.legend(fontsize="small")
-    ax.grid(True, axis="y", alpha=0.3)
+    label(ax, "distance class of the responder from cpu 0", f"p50 ({unit})",
+          "one responder by distance: shootdown (fewest pages) and round trips",
+          axis="y")
     return fig, None
 
 
@@ -220,11 +228,8 @@ def fig_flushloop(plt, run):
             ax.plot(x, [one[0] * c for c in x], linestyle="--", color=line.get_color(),
                     alpha=0.6, label=f"{s}: linear scaling")
     ax.xaxis.get_major_locator().set_params(integer=True)
-    ax.set_xlabel("cpus in the loop")
-    ax.set_ylabel("operations per second (all cpus)")
-    ax.set_title("flushloop: unmap + flush + remap throughput")
-    ax.legend(fontsize="small")
-    ax.grid(True, alpha=0.3)
+    label(ax, "cpus in the loop", "operations per second (all cpus)",
+          "flushloop: unmap + flush + remap throughput")
     return fig, None
 
 
@@ -274,11 +279,8 @@ def fig_reclaim_timeline(plt, run):
     for s in strategies([{"strategy": r[2]} for r in rates]):
         pts = [r for r in rates if r[2] == s]
         ax.scatter([r[0] for r in pts], [r[1] for r in pts], label=s, zorder=2)
-    ax.set_xlabel("time since reclaim began (s)")
-    ax.set_ylabel("worker reads per second (first 8 workers)")
-    ax.set_title("reclaim: worker throughput while paging out (tick records)")
-    ax.legend(fontsize="small")
-    ax.grid(True, alpha=0.3)
+    label(ax, "time since reclaim began (s)", "worker reads per second (first 8 workers)",
+          "reclaim: worker throughput while paging out (tick records)")
     return fig, None
 
 
@@ -294,10 +296,8 @@ def fig_reclaim_irqs(plt, run):
     ax.set_xticks(range(len(recs)))
     ax.set_xticklabels(labels, rotation=30, ha="right", fontsize="small")
     ax.set_yscale("log")
-    ax.set_xlabel("strategy and batch")
-    ax.set_ylabel("interrupts per GiB paged out")
-    ax.set_title("reclaim: interrupts per GiB paged out")
-    ax.grid(True, axis="y", alpha=0.3)
+    label(ax, "strategy and batch", "interrupts per GiB paged out",
+          "reclaim: interrupts per GiB paged out", legend=False, axis="y")
     return fig, None
 
 
