@@ -13,7 +13,7 @@ ELF := $(BUILD)/shootdown.elf
 ISO := $(BUILD)/shootdown.iso
 
 # Every kernel source; the folder says which part of the system it is.
-KERNEL_DIRS := boot kernel mm smp bench
+KERNEL_DIRS := boot kernel mm smp bench init
 SRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c $(d)/*.S))
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 
@@ -58,7 +58,7 @@ $(BUILD)/gen/version.h: FORCE
 	@echo '#define BUILD_VERSION "$(VERSION)"' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(BUILD)/kernel/env.o: $(BUILD)/gen/version.h
+$(BUILD)/init/main.o $(BUILD)/init/env.o: $(BUILD)/gen/version.h
 
 # V=1 shows the full commands.
 Q := $(if $(V),,@)

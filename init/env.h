@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef KERNEL_ENV_H
-#define KERNEL_ENV_H
+#ifndef INIT_ENV_H
+#define INIT_ENV_H
 
 /* Notes the TSC at boot, for the run id; the first thing kernel_main does. */
 void env_note_boot(void);

@@ -4,21 +4,21 @@
  * results that follow. Fields that later parts of the harness fill in are
  * present as null until they exist, so that readers can rely on the keys.
  */
-#include "bootinfo.h"
-#include "cpu.h"
-#include "env.h"
-#include "kstring.h"
-#include "printf.h"
-#include "report.h"
-#include "smbios.h"
-#include "tsc.h"
-#include "version.h"
 #include "bench/rng.h"
+#include "init/env.h"
+#include "kernel/bootinfo.h"
+#include "kernel/cpu.h"
+#include "kernel/kstring.h"
+#include "kernel/printf.h"
+#include "kernel/report.h"
+#include "kernel/smbios.h"
+#include "kernel/tsc.h"
 #include "mm/vm.h"
 #include "smp/apic.h"
 #include "smp/idle.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
+#include "version.h"
 
 #define MSR_UCODE_REV 0x8b
 #define CMOS_INDEX    0x70
