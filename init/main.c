@@ -102,7 +102,7 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 	pagefault_init();                 /* expected #PF recorded, not fatal */
 	mm_init();                        /* frames, own page tables, W^X */
 	smp_init(&cfg);                   /* ACPI, APIC, every CPU online */
-	tsc_crosscheck(&acpi);            /* TSC rate from every clock */
+	tsc_crosscheck(&acpi, mmio_map);  /* TSC rate from every clock */
 	env_report(boot_info.cmdline, output_names[cfg.output]); /* first record */
 	config_report();                  /* what was wrong with the cmdline */
 	bootinfo_report();                /* what the loader gave us */

@@ -23,14 +23,13 @@
  */
 #include <stdarg.h>
 #include <stdbool.h>
+#include "acpi.h"
 #include "cpu.h"
 #include "kstring.h"
 #include "printf.h"
 #include "report.h"
 #include "tsc.h"
 #include "x86.h"
-#include "mm/vm.h"
-#include "smp/acpi.h"
 
 /*
  * PIT (Intel 8254) channel 2: its gate and output are wired to port 0x61
@@ -294,7 +293,9 @@ static bool ref_moves(const struct ref_clock *c)
 }
 
 /* The FADT's PM timer: an I/O port (almost always) or MMIO. */
-static bool pmtimer_setup(const struct acpi_info *ai, struct ref_clock *c)
+static bool pmtimer_setup(const struct acpi_info *ai,
+			  void *(*map_mmio)(uint64_t, size_t),
+			  struct ref_clock *c)
 {
 	const struct acpi_gas *g = &ai->fadt.pm_timer_reg;
 	enum tsc_src s = TSC_SRC_PMTIMER;
@@ -309,7 +310,7 @@ static bool pmtimer_setup(const struct acpi_info *ai, struct ref_clock *c)
 	if (g->space == ACPI_GAS_IO && g->addr <= 0xfffc) {
 		c->port = (uint16_t)g->addr;
 	} else if (g->space == ACPI_GAS_MEMORY) {
-		c->reg = mmio_map(g->addr, 4);
+		c->reg = map_mmio(g->addr, 4);
 		if (!c->reg)
 			return set_absent(s, "no room to map it at 0x%llx",
 					  (unsigned long long)g->addr);
@@ -327,7 +328,8 @@ static bool pmtimer_setup(const struct acpi_info *ai, struct ref_clock *c)
 }
 
 /* The HPET's main counter, started if the firmware left it stopped. */
-static bool hpet_setup(const struct acpi_info *ai, struct ref_clock *c)
+static bool hpet_setup(const struct acpi_info *ai,
+		       void *(*map_mmio)(uint64_t, size_t), struct ref_clock *c)
 {
 	const struct acpi_gas *g = &ai->hpet.base;
 	enum tsc_src s = TSC_SRC_HPET;
@@ -338,7 +340,7 @@ static bool hpet_setup(const struct acpi_info *ai, struct ref_clock *c)
 		return set_absent(s, "no HPET table");
 	if (g->space != ACPI_GAS_MEMORY || !g->addr)
 		return set_absent(s, "the HPET table gives no MMIO address");
-	c->hpet = mmio_map(g->addr, HPET_MAP_LEN);
+	c->hpet = map_mmio(g->addr, HPET_MAP_LEN);
 	if (!c->hpet)
 		return set_absent(s, "no room to map it at 0x%llx",
 				  (unsigned long long)g->addr);
@@ -488,7 +490,8 @@ static uint64_t rdtsc_cost(void)
 	return tsc_median(d, RDTSC_PAIRS);
 }
 
-void tsc_crosscheck(const struct acpi_info *ai)
+void tsc_crosscheck(const struct acpi_info *ai,
+		    void *(*map_mmio)(uint64_t pa, size_t len))
 {
 	struct ref_clock refs[3] = {{0}, {0}, {0}};
 	uint64_t window = us_to_cycles(WINDOW_US);
@@ -499,8 +502,8 @@ void tsc_crosscheck(const struct acpi_info *ai)
 	tsc_freq.rdtsc_trapped =
 		tsc_freq.rdtsc_cycles > TSC_RDTSC_TRAPPED_CYCLES;
 	/* In tsc_choose()'s order: the first that counts times the window. */
-	hpet_setup(ai, &refs[0]);
-	pmtimer_setup(ai, &refs[1]);
+	hpet_setup(ai, map_mmio, &refs[0]);
+	pmtimer_setup(ai, map_mmio, &refs[1]);
 	pit_setup(&refs[2]);
 	for (int w = 0; w < WINDOWS; w++) {
 		for (int i = 0; i < 3; i++) {

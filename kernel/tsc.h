@@ -4,6 +4,7 @@
 #define KERNEL_TSC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "tsc_estimate.h"
 
@@ -41,9 +42,11 @@ void tsc_calibrate(void);
  * three 50 ms windows with every clock there is (PIT, ACPI PM timer,
  * HPET) at once, reads the declared rates, and sets tsc_freq.khz to the
  * estimate tsc_choose() picks. Also measures the cost of RDTSC. Takes
- * about 160 ms.
+ * about 160 ms. map_mmio maps an HPET or a memory-mapped PM timer
+ * uncached (NULL when it cannot): the page tables are mm's, a floor up.
  */
-void tsc_crosscheck(const struct acpi_info *ai);
+void tsc_crosscheck(const struct acpi_info *ai,
+		    void *(*map_mmio)(uint64_t pa, size_t len));
 
 /* INFO lines: every estimate, the choice, absent sources, RDTSC cost. */
 void tsc_report(void);

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "smp/acpi.h"
+#include "kernel/acpi.h"
 #include "kernel/json.h"
 #include "smp/cpumask.h"
 #include "smp/topology.h"

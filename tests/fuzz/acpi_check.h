@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What must hold for any struct acpi_info the parsers of smp/acpi*.c
+ * What must hold for any struct acpi_info the parsers of kernel/acpi*.c
  * fill, whatever the tables said: shared by fuzz_acpi.c (the whole parse)
  * and fuzz_acpi_table.c (one table body at a time).
  */
@@ -8,7 +8,7 @@
 #define TESTS_FUZZ_ACPI_CHECK_H
 
 #include "fuzz.h"
-#include "smp/acpi.h"
+#include "kernel/acpi.h"
 
 static inline size_t acpi_kept(size_t count, size_t max)
 {

@@ -46,8 +46,8 @@ FUZZ_TARGETS ?= $(FUZZ_ALL)
 # kernel/kstring.c with its kmemset() and kmemcpy() renamed out of the way:
 # tests/fuzz/kmem.c puts libc's (checked by ASan at once) in their place.
 FUZZ_KSTRING := $(FUZZ_OUT)/kstring.o $(FUZZ_DIR)/kmem.c
-FUZZ_ACPI_SRCS := smp/acpi.c smp/acpi_rsdp.c smp/acpi_madt.c \
-	smp/acpi_tables.c kernel/printf.c $(FUZZ_KSTRING)
+FUZZ_ACPI_SRCS := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
+	kernel/acpi_tables.c kernel/printf.c $(FUZZ_KSTRING)
 FUZZ_SRCS_multiboot := kernel/multiboot.c $(FUZZ_KSTRING)
 FUZZ_SRCS_cmdline := kernel/cmdline.c kernel/config.c bench/params.c \
 	$(FUZZ_KSTRING)

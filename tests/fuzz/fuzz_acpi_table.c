@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: one ACPI table body at a time (the MADT, SRAT, FADT
- * and HPET parsers of smp/acpi_madt.c and smp/acpi_tables.c), without the
+ * and HPET parsers of kernel/acpi_madt.c and kernel/acpi_tables.c), without the
  * header checks acpi_parse() does first, so every mutation reaches the
  * entry walkers. The table is a heap block of exactly the length the
  * parser is given: a read past it is an ASan report.
@@ -13,7 +13,7 @@
  * not looked at again).
  */
 #include "acpi_check.h"
-#include "smp/acpi_internal.h"
+#include "kernel/acpi_internal.h"
 
 static const struct {
 	const char *sig;

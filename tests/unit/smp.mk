@@ -10,7 +10,7 @@
 #                     (smp-freestanding), then build build/host/test_{acpi,
 #                     topology,cpumask,initwait,idle,tsc_handshake} with
 #                     ASan/UBSan and run them; fails if any test fails
-#   smp-freestanding  compile smp/acpi*.c, smp/topology.c, smp/initwait.c,
+#   smp-freestanding  compile kernel/acpi*.c, smp/topology.c, smp/initwait.c,
 #                     smp/idle.c and smp/cpumask.h with the kernel's flags plus
 #                     -fno-builtin: no libc, no SSE, no red zone
 #   smp-unit-clean    remove what these targets built
@@ -40,8 +40,8 @@ SMP_KCFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding \
 	-mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 -mno-80387 -m64 -I.
 
 SMP_TESTS := acpi topology cpumask initwait idle tsc_handshake
-SMP_ACPI_SRCS := smp/acpi.c smp/acpi_rsdp.c smp/acpi_madt.c \
-	smp/acpi_tables.c
+SMP_ACPI_SRCS := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
+	kernel/acpi_tables.c
 SMP_SRCS_acpi := $(SMP_ACPI_SRCS) kernel/kstring.c kernel/printf.c
 SMP_SRCS_topology := smp/topology.c
 SMP_SRCS_cpumask :=
@@ -52,7 +52,7 @@ SMP_XFLAGS_acpi := -DACPI_DATA_DIR='"$(abspath $(SMP_UNIT_DIR)/data/acpi)"'
 SMP_XLIBS_cpumask := -pthread
 
 SMP_BINS := $(SMP_TESTS:%=$(SMP_OUT)/test_%)
-SMP_HDRS := $(wildcard smp/acpi*.h) smp/topology.h smp/cpumask.h \
+SMP_HDRS := $(wildcard kernel/acpi*.h) smp/topology.h smp/cpumask.h \
 	smp/initwait.h smp/idle.h smp/tsc_handshake.h kernel/config.h kernel/cmdline.h \
 	kernel/multiboot.h kernel/kstring.h kernel/printf.h \
 	$(SMP_UNIT_DIR)/unit.h

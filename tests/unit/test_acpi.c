@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host tests of smp/acpi*.c: tables captured from QEMU machines
+ * Host tests of kernel/acpi*.c: tables captured from QEMU machines
  * (tests/unit/data/acpi/<machine>/, made by tools/capture-acpi.py) served
  * at their original physical addresses, and tables built here byte by
  * byte, well-formed and not.
@@ -14,7 +14,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include "unit.h"
-#include "smp/acpi.h"
+#include "kernel/acpi.h"
 
 #ifndef ACPI_DATA_DIR
 #define ACPI_DATA_DIR "tests/unit/data/acpi"

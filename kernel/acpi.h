@@ -18,8 +18,8 @@
  * Field offsets quoted in the sources are from the ACPI 6.5 specification
  * (chapter 5.2, "ACPI System Description Tables").
  */
-#ifndef SMP_ACPI_H
-#define SMP_ACPI_H
+#ifndef KERNEL_ACPI_H
+#define KERNEL_ACPI_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared by smp/acpi*.c only: little-endian field access, error records,
+ * Shared by kernel/acpi*.c only: little-endian field access, error records,
  * and a walker over the (type, length) entries that the MADT and the SRAT
  * are made of.
  */
-#ifndef SMP_ACPI_INTERNAL_H
-#define SMP_ACPI_INTERNAL_H
+#ifndef KERNEL_ACPI_INTERNAL_H
+#define KERNEL_ACPI_INTERNAL_H
 
 #include "acpi.h"
 
