@@ -47,6 +47,25 @@ void smp_report(void);
 /* The "smp:" checks (and selftest=fault-ap). */
 void smp_selftest_run(const struct config *cfg);
 
+/*
+ * The INVLPGB software model (invlpgb=emulate) as the tlb: checks see it:
+ * it lives with the experiments, a floor up, so they are handed it.
+ */
+struct tlb_invlpgb_model {
+	unsigned int max_pages; /* pages an instruction may take */
+	/* An INFO line of what it did since the last one; counts restart. */
+	void (*report)(const char *during);
+};
+
+/*
+ * The "tlb:" checks: each invalidation primitive, large pages, split;
+ * INVLPGB's on every CPU. invlpgb_model: INVLPGB and TLBSYNC run through
+ * the software model, or NULL; without it and without INVLPGB in CPUID,
+ * the INVLPGB check SKIPs. cfg->inject == INJECT_INVLPGB_LOCAL breaks it.
+ */
+void tlb_selftest_run(const struct config *cfg,
+		      const struct tlb_invlpgb_model *invlpgb_model);
+
 /* smp/tsc_sync.c: fills percpu[]->tsc_offset_signed and the stats. */
 void smp_measure_tsc(void);
 

@@ -10,13 +10,12 @@
  * CPU, each against its own control; it also runs through the software
  * model (invlpgb=emulate) where CPUID lacks it.
  */
-#include "bench/invlpgb_emul.h"
+#include "kernel/config.h"
 #include "kernel/cpu.h"
 #include "kernel/printf.h"
 #include "kernel/report.h"
 #include "kernel/x86.h"
 #include "mm/invlpgb.h"
-#include "mm/mm_selftest.h"
 #include "mm/vm.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
@@ -210,10 +209,11 @@ static void invalidate(const struct invlpgb_regs *r, bool local)
 	tlbsync();
 }
 
-static bool invlpgb_usable(bool model, bool local, struct invlpgb_regs *r)
+static bool invlpgb_usable(const struct tlb_invlpgb_model *model, bool local,
+			   struct invlpgb_regs *r)
 {
 	struct invlpgb_caps caps = {.max_pages =
-					    model ? INVLPGB_EMUL_MAX_PAGES
+					    model ? model->max_pages
 						  : cpu_info.invlpgb_max_pages,
 				    .pcide = cpu_info.pcid};
 	struct invlpgb_req req = {.va = TLB_VA, .pages = 1};
@@ -239,7 +239,7 @@ static bool invlpgb_usable(bool model, bool local, struct invlpgb_regs *r)
  * CPU reads it again: each must now see the new frame. A broadcast that
  * misses a responder shows only on that responder, so all are checked.
  */
-static void check_invlpgb(bool model, bool local)
+static void check_invlpgb(const struct tlb_invlpgb_model *model, bool local)
 {
 	struct invlpgb_regs r;
 	uint64_t old;
@@ -262,7 +262,7 @@ static void check_invlpgb(bool model, bool local)
 	if (on_every_cpu(read_tag, seen_after))
 		invlpgb_verdict(old);
 	if (model)
-		invlpgb_emul_report("tlb: checks");
+		model->report("tlb: checks");
 }
 
 /* A 2 MiB page, then split into 4 KiB pages with the same translation. */
@@ -296,7 +296,8 @@ static void check_large_and_split(void)
 	frame_free_run(pa, 512);
 }
 
-void tlb_selftest_run(const struct config *cfg, bool invlpgb_model)
+void tlb_selftest_run(const struct config *cfg,
+		      const struct tlb_invlpgb_model *invlpgb_model)
 {
 	if (!setup()) {
 		report_fail("tlb: setup", "could not map the test page");
