@@ -13,7 +13,7 @@ ELF := $(BUILD)/shootdown.elf
 ISO := $(BUILD)/shootdown.iso
 
 # Every kernel source; the folder says which part of the system it is.
-KERNEL_DIRS := boot kernel mm smp bench init
+KERNEL_DIRS := lib boot kernel mm smp bench init
 SRCS := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c $(d)/*.S))
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 

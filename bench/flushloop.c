@@ -17,7 +17,7 @@
 #include "bench/flush.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
-#include "kernel/printf.h"
+#include "lib/printf.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"

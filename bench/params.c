@@ -9,7 +9,7 @@
  */
 #include <stdarg.h>
 #include "params.h"
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 
 #define ITEM_SHOW 24 /* bytes of an item quoted in a diagnostic */
 #define LIST_SHOW 40 /* bytes of a whole list quoted in a diagnostic */

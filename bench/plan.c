@@ -5,7 +5,7 @@
  */
 #include "bench/flush.h"
 #include "bench/plan.h"
-#include "kernel/printf.h"
+#include "lib/printf.h"
 
 static const char *const exp_names[PLAN_EXPS] = {
 	"primitives",

@@ -9,7 +9,7 @@
 #include "bench/reclaim.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
-#include "kernel/printf.h"
+#include "lib/printf.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
 #include "mm/invlpgb.h"

@@ -14,7 +14,7 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/tsc.h"
-#include "kernel/printf.h"
+#include "lib/printf.h"
 #include "kernel/report.h"
 #include "kernel/x86.h"
 #include "mm/invlpgb.h"

@@ -5,7 +5,7 @@
  * wide, can make a line wrap.
  */
 #include "table.h"
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 
 #define EMULATED_NOTE \
 	"* emulated: INVLPGB software model, the timings mean nothing"

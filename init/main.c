@@ -14,7 +14,7 @@
 #include "kernel/exit.h"
 #include "kernel/report.h"
 #include "kernel/selftest.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 #include "kernel/trap.h"
 #include "kernel/tsc.h"
 #include "mm/mm_selftest.h"

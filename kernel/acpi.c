@@ -11,8 +11,8 @@
 #include <stdarg.h>
 
 #include "acpi_internal.h"
-#include "kernel/kstring.h"
-#include "kernel/printf.h"
+#include "lib/kstring.h"
+#include "lib/printf.h"
 
 /* A signature as printable text: "APIC", or "\x00\x01AB" for junk. */
 #define SIG_STR_LEN 17

@@ -9,7 +9,7 @@
  * CPUs; a second pass needs no list of them and no ordering assumption.
  */
 #include "acpi_internal.h"
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 
 /* Fixed fields after the header (ACPI 5.2.12). */
 #define MADT_LAPIC_ADDR 36 /* 32-bit local APIC address */

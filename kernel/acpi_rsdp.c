@@ -6,8 +6,8 @@
  * bytes whatever the reader does with its pointers.
  */
 #include "acpi_internal.h"
-#include "kernel/kstring.h"
-#include "kernel/printf.h"
+#include "lib/kstring.h"
+#include "lib/printf.h"
 
 /*
  * Where a legacy BIOS leaves it (ACPI 5.2.5.1): on a 16-byte boundary in

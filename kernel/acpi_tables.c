@@ -4,7 +4,7 @@
  * (NUMA proximity domains), and the entry walker shared with the MADT.
  */
 #include "acpi_internal.h"
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 
 const uint8_t *acpi_walk_next(struct acpi_info *ai, struct acpi_walk *w)
 {

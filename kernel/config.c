@@ -5,7 +5,7 @@
  */
 #include <stddef.h>
 #include "config.h"
-#include "kstring.h"
+#include "lib/kstring.h"
 
 #define CONSOLE_EXPECT "expected com1..com4 or 0xPORT[,baud]"
 /* A 16550 decodes 8 ports, so the last base that fits below 0x10000. */

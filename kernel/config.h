@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "cmdline.h"
+#include "lib/cmdline.h"
 
 enum exit_mode { EXIT_HALT, EXIT_REBOOT };
 enum selftest_inject {

@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include "console.h"
-#include "printf.h"
+#include "lib/printf.h"
 #include "spinlock.h"
 #include "x86.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cpu.h"
-#include "string.h"
+#include "lib/string.h"
 #include "x86.h"
 
 struct cpu_info cpu_info;

@@ -10,7 +10,7 @@
  * on with whatever is still safe to use.
  */
 #include "multiboot.h"
-#include "kstring.h"
+#include "lib/kstring.h"
 
 /* Far above any real info block: a larger size is a corrupt header. */
 #define MB_MAX_BLOCK (1u << 20)

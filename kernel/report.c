@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Verdict lines, counters and JSON records (see report.h). */
 #include <stdarg.h>
-#include "printf.h"
+#include "lib/printf.h"
 #include "report.h"
 
 static struct {

@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "json.h"
+#include "lib/json.h"
 
 #define REPORT_LINE_MAX	  512
 #define REPORT_PREFIX_MAX 8

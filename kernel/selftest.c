@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "bootinfo.h"
 #include "cpu.h"
-#include "printf.h"
+#include "lib/printf.h"
 #include "report.h"
 #include "selftest.h"
-#include "string.h"
+#include "lib/string.h"
 #include "trap.h"
 #include "tsc.h"
 #include "x86.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* SMBIOS entry point and the type 0 and 1 strings (see smbios.h). */
 #include <stdarg.h>
-#include "kstring.h"
-#include "printf.h"
+#include "lib/kstring.h"
+#include "lib/printf.h"
 #include "smbios.h"
 
 #define EP2_MIN_LEN	  0x1e /* 2.1 declared 0x1e; the rest 0x1f */

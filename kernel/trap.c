@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "boot/boot.h"
-#include "mm/memops.h"
-#include "string.h"
+#include "lib/memops.h"
+#include "lib/string.h"
 #include "trap.h"
 #include "x86.h"
 

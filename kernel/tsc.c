@@ -25,8 +25,8 @@
 #include <stdbool.h>
 #include "acpi.h"
 #include "cpu.h"
-#include "kstring.h"
-#include "printf.h"
+#include "lib/kstring.h"
+#include "lib/printf.h"
 #include "report.h"
 #include "tsc.h"
 #include "x86.h"

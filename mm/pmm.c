@@ -4,8 +4,8 @@
  * See pmm.h for the structure and pmm_map.c for how the extents are built.
  */
 #include "mm/pmm_internal.h"
-#include "kernel/string.h"
-#include "mm/memops.h"
+#include "lib/string.h"
+#include "lib/memops.h"
 
 /* Chunk summary: free frames in bits 0..17, bitmap words valid in bit 31. */
 #define SUM_FREE    0x3ffffu

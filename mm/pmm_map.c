@@ -15,7 +15,7 @@
  *  - page 0 is never usable: PMM_NO_FRAME is 0.
  */
 #include "mm/pmm_internal.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 
 static uint64_t clamp_end(uint64_t base, uint64_t len)
 {

@@ -9,7 +9,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 #include "kernel/tsc.h"
 #include "kernel/report.h"
 #include "kernel/spinlock.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The 10 ms wait after INIT: on which CPUs. See initwait.h. */
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 #include "smp/initwait.h"
 
 /* The families that start without the wait, first of their vendor's. */

@@ -6,7 +6,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
-#include "kernel/json.h"
+#include "lib/json.h"
 #include "kernel/report.h"
 #include "kernel/x86.h"
 #include "kernel/tsc.h"

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "kernel/acpi.h"
-#include "kernel/json.h"
+#include "lib/json.h"
 #include "smp/cpumask.h"
 #include "smp/topology.h"
 

@@ -5,7 +5,7 @@
  */
 #include "kernel/config.h"
 #include "kernel/cpu.h"
-#include "kernel/printf.h"
+#include "lib/printf.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"

@@ -43,13 +43,13 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. \
 FUZZ_ALL := multiboot cmdline acpi acpi_table topology invlpgb
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 
-# kernel/kstring.c with its kmemset() and kmemcpy() renamed out of the way:
+# lib/kstring.c with its kmemset() and kmemcpy() renamed out of the way:
 # tests/fuzz/kmem.c puts libc's (checked by ASan at once) in their place.
 FUZZ_KSTRING := $(FUZZ_OUT)/kstring.o $(FUZZ_DIR)/kmem.c
 FUZZ_ACPI_SRCS := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
-	kernel/acpi_tables.c kernel/printf.c $(FUZZ_KSTRING)
+	kernel/acpi_tables.c lib/printf.c $(FUZZ_KSTRING)
 FUZZ_SRCS_multiboot := kernel/multiboot.c $(FUZZ_KSTRING)
-FUZZ_SRCS_cmdline := kernel/cmdline.c kernel/config.c bench/params.c \
+FUZZ_SRCS_cmdline := lib/cmdline.c kernel/config.c bench/params.c \
 	$(FUZZ_KSTRING)
 FUZZ_SRCS_acpi := $(FUZZ_ACPI_SRCS)
 FUZZ_SRCS_acpi_table := $(FUZZ_ACPI_SRCS)
@@ -57,7 +57,7 @@ FUZZ_SRCS_topology := smp/topology.c
 FUZZ_SRCS_invlpgb := mm/invlpgb.c
 
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_OUT)/fuzz_%)
-FUZZ_HDRS := $(wildcard $(FUZZ_DIR)/*.h kernel/*.h smp/*.h mm/*.h bench/*.h)
+FUZZ_HDRS := $(wildcard $(FUZZ_DIR)/*.h lib/*.h kernel/*.h smp/*.h mm/*.h bench/*.h)
 
 define FUZZ_RULE
 $(FUZZ_OUT)/fuzz_$(1): $(FUZZ_DIR)/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) \
@@ -67,7 +67,7 @@ $(FUZZ_OUT)/fuzz_$(1): $(FUZZ_DIR)/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) \
 endef
 $(foreach t,$(FUZZ_ALL),$(eval $(call FUZZ_RULE,$(t))))
 
-$(FUZZ_OUT)/kstring.o: kernel/kstring.c $(FUZZ_HDRS) $(FUZZ_DIR)/fuzz.mk
+$(FUZZ_OUT)/kstring.o: lib/kstring.c $(FUZZ_HDRS) $(FUZZ_DIR)/fuzz.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Dkmemset=kstring_kmemset \
 		-Dkmemcpy=kstring_kmemcpy -c -o $@ $<

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: the kernel command line as the loader hands it over
- * (kernel/cmdline.c with the real option table of kernel/config.c, the
+ * (lib/cmdline.c with the real option table of kernel/config.c, the
  * console= parser among them), then every experiment parameter parser of
  * bench/params.c, both on what config_parse() kept and on the raw line
  * (longer than any config field, so the list parsers see long input).

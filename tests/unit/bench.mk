@@ -37,15 +37,15 @@ BENCH_KCFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding \
 BENCH_TESTS := stats hist params table plan
 BENCH_SRCS_stats := bench/stats.c
 BENCH_SRCS_hist := bench/hist.c
-BENCH_SRCS_params := bench/params.c kernel/config.c kernel/cmdline.c \
-	kernel/kstring.c
-BENCH_SRCS_table := bench/table.c bench/stats.c kernel/kstring.c
-BENCH_SRCS_plan := bench/plan.c kernel/printf.c kernel/kstring.c
+BENCH_SRCS_params := bench/params.c kernel/config.c lib/cmdline.c \
+	lib/kstring.c
+BENCH_SRCS_table := bench/table.c bench/stats.c lib/kstring.c
+BENCH_SRCS_plan := bench/plan.c lib/printf.c lib/kstring.c
 
 BENCH_BINS := $(BENCH_TESTS:%=$(BENCH_OUT)/test_%)
 BENCH_HDRS := bench/stats.h bench/hist.h bench/params.h bench/rng.h bench/table.h bench/plan.h \
-	kernel/printf.h \
-	kernel/config.h kernel/cmdline.h kernel/kstring.h \
+	lib/printf.h \
+	kernel/config.h lib/cmdline.h lib/kstring.h \
 	$(BENCH_UNIT_DIR)/unit.h
 BENCH_KSRCS := bench/stats.c bench/hist.c bench/params.c bench/table.c bench/plan.c
 BENCH_KOBJS := $(BENCH_KSRCS:%.c=$(BENCH_OUT)/freestanding/%.o)

@@ -37,7 +37,7 @@ MM_SRCS_invlpgb := mm/invlpgb.c
 
 MM_BINS := $(MM_TESTS:%=$(MM_OUT)/test_%)
 MM_HDRS := mm/pmm.h mm/pmm_internal.h mm/pt.h mm/invlpgb.h \
-	kernel/multiboot.h kernel/string.h $(MM_UNIT_DIR)/unit.h
+	kernel/multiboot.h lib/string.h $(MM_UNIT_DIR)/unit.h
 MM_KSRCS := $(sort $(foreach t,$(MM_TESTS),$(MM_SRCS_$(t))))
 MM_KOBJS := $(MM_KSRCS:%.c=$(MM_OUT)/freestanding/%.o)
 

@@ -42,10 +42,10 @@ SMP_KCFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding \
 SMP_TESTS := acpi topology cpumask initwait idle tsc_handshake
 SMP_ACPI_SRCS := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
 	kernel/acpi_tables.c
-SMP_SRCS_acpi := $(SMP_ACPI_SRCS) kernel/kstring.c kernel/printf.c
+SMP_SRCS_acpi := $(SMP_ACPI_SRCS) lib/kstring.c lib/printf.c
 SMP_SRCS_topology := smp/topology.c
 SMP_SRCS_cpumask :=
-SMP_SRCS_initwait := smp/initwait.c kernel/kstring.c
+SMP_SRCS_initwait := smp/initwait.c lib/kstring.c
 SMP_SRCS_idle := smp/idle.c
 SMP_SRCS_tsc_handshake :=
 SMP_XFLAGS_acpi := -DACPI_DATA_DIR='"$(abspath $(SMP_UNIT_DIR)/data/acpi)"'
@@ -53,8 +53,8 @@ SMP_XLIBS_cpumask := -pthread
 
 SMP_BINS := $(SMP_TESTS:%=$(SMP_OUT)/test_%)
 SMP_HDRS := $(wildcard kernel/acpi*.h) smp/topology.h smp/cpumask.h \
-	smp/initwait.h smp/idle.h smp/tsc_handshake.h kernel/config.h kernel/cmdline.h \
-	kernel/multiboot.h kernel/kstring.h kernel/printf.h \
+	smp/initwait.h smp/idle.h smp/tsc_handshake.h kernel/config.h lib/cmdline.h \
+	kernel/multiboot.h lib/kstring.h lib/printf.h \
 	$(SMP_UNIT_DIR)/unit.h
 
 # The freestanding objects live apart from the kernel's build/smp/ ones.

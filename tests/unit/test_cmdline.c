@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* Host tests of kernel/cmdline.c against a table with every option kind. */
+/* Host tests of lib/cmdline.c against a table with every option kind. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "unit.h"
-#include "kernel/cmdline.h"
+#include "lib/cmdline.h"
 
 struct tcfg {
 	bool flag;

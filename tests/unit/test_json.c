@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* Host tests of kernel/json.c. */
+/* Host tests of lib/json.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "unit.h"
-#include "kernel/json.h"
+#include "lib/json.h"
 
 #define CANARY 0xa5
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Host tests of kernel/kstring.c. */
+/* Host tests of lib/kstring.c. */
 #include "unit.h"
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 
 static void test_mem(void **state)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host tests of kernel/printf.c. Where C defines the result, the host C
+ * Host tests of lib/printf.c. Where C defines the result, the host C
  * library's vsnprintf() is the oracle (thousands of flag, width, precision
  * and length combinations); the rest is spelled out.
  */
@@ -8,7 +8,7 @@
 #include <sys/types.h>
 #include <stdlib.h>
 #include "unit.h"
-#include "kernel/printf.h"
+#include "lib/printf.h"
 
 #define BUF 512
 

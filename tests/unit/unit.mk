@@ -30,14 +30,14 @@ UNIT_LDLIBS := -lcmocka
 UNIT_TESTS := kstring json cmdline config multiboot printf report smbios \
 	tsc_estimate spinlock
 
-UNIT_SRCS_kstring := kernel/kstring.c
-UNIT_SRCS_json := kernel/json.c
-UNIT_SRCS_cmdline := kernel/cmdline.c kernel/kstring.c
-UNIT_SRCS_config := kernel/config.c kernel/cmdline.c kernel/kstring.c
-UNIT_SRCS_multiboot := kernel/multiboot.c kernel/kstring.c
-UNIT_SRCS_smbios := kernel/smbios.c kernel/kstring.c kernel/printf.c
-UNIT_SRCS_printf := kernel/printf.c
-UNIT_SRCS_report := kernel/printf.c kernel/json.c
+UNIT_SRCS_kstring := lib/kstring.c
+UNIT_SRCS_json := lib/json.c
+UNIT_SRCS_cmdline := lib/cmdline.c lib/kstring.c
+UNIT_SRCS_config := kernel/config.c lib/cmdline.c lib/kstring.c
+UNIT_SRCS_multiboot := kernel/multiboot.c lib/kstring.c
+UNIT_SRCS_smbios := kernel/smbios.c lib/kstring.c lib/printf.c
+UNIT_SRCS_printf := lib/printf.c
+UNIT_SRCS_report := lib/printf.c lib/json.c
 UNIT_SRCS_tsc_estimate := kernel/tsc_estimate.c
 UNIT_SRCS_spinlock :=
 UNIT_XLIBS_spinlock := -pthread
@@ -47,13 +47,13 @@ UNIT_XLIBS_spinlock := -pthread
 UNIT_KCFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding \
 	-fno-builtin -fno-pic -fno-pie -fno-stack-protector -mno-red-zone \
 	-mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 -mno-80387 -m64 -I.
-UNIT_KSRCS := kernel/json.c kernel/cmdline.c kernel/config.c \
-	kernel/multiboot.c kernel/kstring.c kernel/printf.c kernel/report.c \
+UNIT_KSRCS := lib/json.c lib/cmdline.c kernel/config.c \
+	kernel/multiboot.c lib/kstring.c lib/printf.c kernel/report.c \
 	kernel/tsc_estimate.c kernel/smbios.c
 UNIT_KOBJS := $(UNIT_KSRCS:%.c=$(UNIT_OUT)/freestanding/%.o)
 
 UNIT_BINS := $(UNIT_TESTS:%=$(UNIT_OUT)/test_%)
-UNIT_HDRS := $(wildcard kernel/*.h $(UNIT_DIR)/*.h)
+UNIT_HDRS := $(wildcard lib/*.h kernel/*.h $(UNIT_DIR)/*.h)
 
 define UNIT_RULE
 $(UNIT_OUT)/test_$(1): $(UNIT_DIR)/test_$(1).c $$(UNIT_SRCS_$(1)) \

@@ -18,8 +18,8 @@
  * e.g. "build/shootdown.elf"); it is skipped silently and not counted when
  * words are numbered in diagnostics.
  */
-#ifndef KERNEL_CMDLINE_H
-#define KERNEL_CMDLINE_H
+#ifndef LIB_CMDLINE_H
+#define LIB_CMDLINE_H
 
 #include <stdbool.h>
 #include <stddef.h>

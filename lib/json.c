@@ -6,7 +6,7 @@
  * too deep, an end without a begin) are sticky in j->overflow: once set,
  * nothing more is written and json_finish() returns NULL.
  */
-#include "json.h"
+#include "lib/json.h"
 
 static const char hex_digits[] = "0123456789abcdef";
 

@@ -3,8 +3,8 @@
  * The C library's memory and string functions that the kernel needs (GCC
  * may also emit calls to memcpy/memset/memmove/memcmp on its own).
  */
-#ifndef KERNEL_STRING_H
-#define KERNEL_STRING_H
+#ifndef LIB_STRING_H
+#define LIB_STRING_H
 
 #include <stddef.h>
 

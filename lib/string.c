@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Byte-at-a-time versions: nothing here is on a timed path. */
 #include <stdint.h>
-#include "string.h"
+#include "lib/string.h"
 
 void *memcpy(void *dst, const void *src, size_t n)
 {

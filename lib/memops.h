@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Zeroing and copying whole frames: one REP STOSQ / REP MOVSQ instead of a
- * byte loop (kernel/string.c's are byte-at-a-time). It matters where every
+ * byte loop (lib/string.c's are byte-at-a-time). It matters where every
  * guest instruction is expensive: kvm-pvm runs CPL-0 code through its
  * instruction emulator, about a microsecond an instruction, so zeroing a
  * 4 KiB frame byte by byte costs ~13 ms there and REP STOSQ ~0.3 ms (bare
  * metal: both well under a microsecond). Portable C where it is not x86-64
  * (the host tests build this too).
  */
-#ifndef MM_MEMOPS_H
-#define MM_MEMOPS_H
+#ifndef LIB_MEMOPS_H
+#define LIB_MEMOPS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
  */
 #include <stdint.h>
 #include <stdbool.h>
-#include "printf.h"
+#include "lib/printf.h"
 
 struct spec {
 	bool left;     /* '-' */

@@ -4,8 +4,8 @@
  * bounded message builder. The k prefix keeps them apart from libc's when
  * the host unit tests link both. Portable: no hardware access.
  */
-#ifndef KERNEL_KSTRING_H
-#define KERNEL_KSTRING_H
+#ifndef LIB_KSTRING_H
+#define LIB_KSTRING_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -12,8 +12,8 @@
  * Words are numbered from 1 in diagnostics, not counting a skipped image
  * path, so that "word 2" is the second argument as the user typed it.
  */
-#include "cmdline.h"
-#include "kstring.h"
+#include "lib/cmdline.h"
+#include "lib/kstring.h"
 
 #define WORD_SHOW 40 /* bytes of a word quoted in a diagnostic */
 #define DEF_SHOW  24 /* bytes of a default quoted in a diagnostic */

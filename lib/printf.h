@@ -7,8 +7,8 @@
  * width and precision (also '*'); length modifiers hh h l ll z t j.
  * Unknown conversions are printed literally so that a bad format is visible.
  */
-#ifndef KERNEL_PRINTF_H
-#define KERNEL_PRINTF_H
+#ifndef LIB_PRINTF_H
+#define LIB_PRINTF_H
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -2,7 +2,7 @@
 /*
  * String helpers and the kbuf message builder (see kstring.h).
  */
-#include "kstring.h"
+#include "lib/kstring.h"
 
 void *kmemcpy(void *dst, const void *src, size_t n)
 {

@@ -9,8 +9,8 @@
  * 0x20 or above 0x7e becomes \u00XX. If the buffer is too small the writer
  * stops writing and json_finish() returns NULL; it never writes past cap.
  */
-#ifndef KERNEL_JSON_H
-#define KERNEL_JSON_H
+#ifndef LIB_JSON_H
+#define LIB_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>
