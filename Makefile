@@ -29,7 +29,7 @@ KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 \
 	-z noexecstack --no-warn-rwx-segments -T linker.ld
 
 .PHONY: all iso check unit qemu-check sol-test format format-check clean help deps \
-	deps-ensure \
+	deps-ensure layers-check \
 	FORCE
 
 all: $(ELF)
@@ -39,6 +39,8 @@ help:
 	@echo "make iso          build $(ISO) (GRUB hybrid: BIOS, UEFI, USB dd)"
 	@echo "make check        host unit tests, then the QEMU integration cases"
 	@echo "make unit mm-unit smp-unit bench-unit: host unit tests (cmocka)"
+	@echo "make layers-check fail on an #include from a lower floor to a higher"
+	@echo "                  (tools/check-layers.py), after its own self-test"
 	@echo "make qemu-check   QEMU integration cases only (tests/qemu)"
 	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
 	@echo "make fuzz         each libFuzzer target for FUZZ_SECONDS (60)"
@@ -90,7 +92,7 @@ include tests/fuzz/fuzz.mk
 # Formatting and host tests first: they are quick and name the broken
 # function; then a few seconds of each fuzz target; then the QEMU cases.
 check: deps-ensure
-	$(MAKE) format-check unit mm-unit smp-unit bench-unit sol-test \
+	$(MAKE) format-check layers-check unit mm-unit smp-unit bench-unit sol-test \
 		fuzz-smoke qemu-check
 
 # A fresh machine: as root, install what is missing; else say what to run.
@@ -99,6 +101,15 @@ deps-ensure:
 
 qemu-check: $(ELF) $(ISO)
 	$(PYTHON) tests/qemu/runner.py
+
+# The floors, lowest first: lib boot kernel mm smp bench init (the order
+# is written in the script). The self-test first, so that a checker that
+# could no longer fail does not pass the tree.
+layers-check:
+	@out=$$($(PYTHON) tests/tools/test_check_layers.py 2>&1) || \
+		{ echo "$$out"; echo "layers: the checker's self-test failed"; \
+		exit 1; }
+	@$(PYTHON) tools/check-layers.py
 
 sol-test:
 	tests/sol/test_sol_capture.sh
