@@ -2,7 +2,8 @@
 /*
  * Small string and memory helpers for the portable parsers, plus kbuf, a
  * bounded message builder. The k prefix keeps them apart from libc's when
- * the host unit tests link both. Portable: no hardware access.
+ * the host unit tests link both; lib/string.c gives the kernel the C
+ * library's names for the same loops. Portable: no hardware access.
  */
 #ifndef LIB_KSTRING_H
 #define LIB_KSTRING_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Zeroing and copying whole frames: one REP STOSQ / REP MOVSQ instead of a
- * byte loop (lib/string.c's are byte-at-a-time). It matters where every
+ * byte loop (lib/kstring.c's are byte-at-a-time). It matters where every
  * guest instruction is expensive: kvm-pvm runs CPL-0 code through its
  * instruction emulator, about a microsecond an instruction, so zeroing a
  * 4 KiB frame byte by byte costs ~13 ms there and REP STOSQ ~0.3 ms (bare
