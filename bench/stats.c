@@ -5,30 +5,10 @@
  * predictable worst case over raw speed.
  */
 #include "stats.h"
+#include "kernel/tsc_estimate.h"
+#include "lib/muldiv.h"
 
 typedef unsigned __int128 u128;
-
-/*
- * num / d for a 128-bit num, by binary long division. A plain u128 '/'
- * would make GCC call __udivti3 from libgcc, which the kernel does not link.
- * 128 steps of shift/compare/subtract: a few hundred cycles, run a handful
- * of times per summary. d must not be 0.
- */
-static u128 div128(u128 num, uint64_t d)
-{
-	u128 q = 0, rem = 0;
-
-	for (int bit = 127; bit >= 0; bit--) {
-		/* rem < d < 2^64 before the shift, so it fits in 65 bits. */
-		rem = (rem << 1) | ((num >> bit) & 1);
-		q <<= 1;
-		if (rem >= d) {
-			rem -= d;
-			q |= 1;
-		}
-	}
-	return q;
-}
 
 static void sift_down(uint64_t *v, size_t root, size_t n)
 {
@@ -155,23 +135,6 @@ int stats_compute(uint64_t *samples, size_t n, uint64_t overhead,
 	out->mean = (uint64_t)div128(sum + n / 2, n);
 	out->stddev = stddev_of(samples, n, out->mean);
 	return STATS_OK;
-}
-
-/* a * mul / den, rounded to nearest, saturated; 0 if den is 0. */
-static uint64_t mul_div_round(uint64_t a, uint64_t mul, uint64_t den)
-{
-	u128 q;
-
-	if (!den)
-		return 0;
-	q = div128((u128)a * mul + den / 2, den);
-	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
-}
-
-uint64_t cycles_to_ns(uint64_t cycles, uint64_t tsc_khz)
-{
-	/* ns = cycles / (khz * 1000) * 1e9 = cycles * 1e6 / khz. */
-	return mul_div_round(cycles, 1000000u, tsc_khz);
 }
 
 void stats_to_ns(const struct stats *in, uint64_t tsc_khz, struct stats *out)

@@ -59,15 +59,9 @@ void stats_sort(uint64_t *v, size_t n);
 uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned int pct);
 
 /*
- * cycles * 1e6 / tsc_khz, rounded to the nearest nanosecond (halves up),
- * computed in 128 bits; UINT64_MAX if the result does not fit; 0 when the
- * frequency is unknown (tsc_khz == 0).
- */
-uint64_t cycles_to_ns(uint64_t cycles, uint64_t tsc_khz);
-
-/*
- * Converts every value of a cycle summary to nanoseconds (samples is
- * copied); all zero but samples when tsc_khz == 0. in and out may alias.
+ * Converts every value of a cycle summary to nanoseconds with
+ * cycles_to_ns() (kernel/tsc_estimate.h; samples is copied); all zero but
+ * samples when tsc_khz == 0. in and out may alias.
  */
 void stats_to_ns(const struct stats *in, uint64_t tsc_khz, struct stats *out);
 

@@ -572,11 +572,7 @@ void tsc_report(void)
 
 uint64_t tsc_to_ns(uint64_t cycles)
 {
-	if (!tsc_freq.khz)
-		return 0;
-	/* Split to avoid overflow for large cycle counts. */
-	return cycles / tsc_freq.khz * 1000000ull +
-	       cycles % tsc_freq.khz * 1000000ull / tsc_freq.khz;
+	return cycles_to_ns(cycles, tsc_freq.khz);
 }
 
 /* Unknown frequency: assume a fast (5 GHz) TSC, so waits are too long. */

@@ -51,7 +51,7 @@ void tsc_crosscheck(const struct acpi_info *ai,
 /* INFO lines: every estimate, the choice, absent sources, RDTSC cost. */
 void tsc_report(void);
 
-/* Cycles to nanoseconds with the calibrated frequency (0 if unknown). */
+/* cycles_to_ns() with the calibrated frequency: rounded, 0 if unknown. */
 uint64_t tsc_to_ns(uint64_t cycles);
 
 /* Busy-waits (with PAUSE) at least `us` microseconds. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* TSC estimates: arithmetic, choice and agreement. See tsc_estimate.h. */
+#include "lib/muldiv.h"
 #include "tsc_estimate.h"
 
 #define NS_PER_S  1000000000ull
@@ -24,28 +25,10 @@ bool tsc_src_measured(enum tsc_src s)
 	return s == TSC_SRC_HPET || s == TSC_SRC_PMTIMER || s == TSC_SRC_PIT;
 }
 
-/* a * b / c without overflow where the result fits; UINT64_MAX if not. */
-static uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)
+uint64_t cycles_to_ns(uint64_t cycles, uint64_t tsc_khz)
 {
-	uint64_t q = a / c, r = a % c, hi, lo;
-
-	/* a * b / c = q * b + r * b / c, and r < c. */
-	if (q && b > UINT64_MAX / q)
-		return UINT64_MAX;
-	hi = q * b;
-	if (r && b > UINT64_MAX / r) {
-		/* r * b overflows: split b the same way. */
-		uint64_t bq = b / c, br = b % c;
-
-		if (br && r > UINT64_MAX / br)
-			return UINT64_MAX; /* c > 2^32: not a clock here */
-		if (bq && r > UINT64_MAX / bq)
-			return UINT64_MAX;
-		lo = r * bq + r * br / c;
-	} else {
-		lo = r * b / c;
-	}
-	return hi > UINT64_MAX - lo ? UINT64_MAX : hi + lo;
+	/* ns = cycles / (khz * 1000) * 1e9 = cycles * 1e6 / khz. */
+	return mul_div_round(cycles, 1000000u, tsc_khz);
 }
 
 uint64_t tsc_ticks_to_ns_hz(uint64_t ticks, uint64_t hz)

@@ -13,6 +13,14 @@
 #include <stdint.h>
 
 /*
+ * cycles * 1e6 / tsc_khz: nanoseconds, rounded to the nearest (halves up),
+ * UINT64_MAX if that does not fit, 0 when the rate is unknown (tsc_khz ==
+ * 0). The one conversion of TSC cycles to time (tsc_to_ns() passes it the
+ * calibrated rate).
+ */
+uint64_t cycles_to_ns(uint64_t cycles, uint64_t tsc_khz);
+
+/*
  * Every source of a TSC frequency, in the order of preference
  * (tsc_choose()):
  *

@@ -35,11 +35,11 @@ BENCH_KCFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding \
 	-mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 -mno-80387 -m64 -I.
 
 BENCH_TESTS := stats hist params table plan
-BENCH_SRCS_stats := bench/stats.c
+BENCH_SRCS_stats := bench/stats.c kernel/tsc_estimate.c lib/muldiv.c
 BENCH_SRCS_hist := bench/hist.c
 BENCH_SRCS_params := bench/params.c kernel/config.c lib/cmdline.c \
 	lib/kstring.c
-BENCH_SRCS_table := bench/table.c bench/stats.c lib/kstring.c
+BENCH_SRCS_table := bench/table.c bench/stats.c kernel/tsc_estimate.c lib/muldiv.c lib/kstring.c
 BENCH_SRCS_plan := bench/plan.c lib/printf.c lib/kstring.c
 
 BENCH_BINS := $(BENCH_TESTS:%=$(BENCH_OUT)/test_%)

@@ -359,35 +359,6 @@ static void test_ratio_x100(void **state)
 	assert_true(stats_ratio_x100(UINT64_MAX, 1) == UINT64_MAX);
 }
 
-static void test_cycles_to_ns(void **state)
-{
-	(void)state;
-	assert_int_equal(cycles_to_ns(12345, 0), 0);
-	assert_int_equal(cycles_to_ns(0, 3000000), 0);
-	assert_int_equal(cycles_to_ns(3000, 3000000), 1000); /* 3 GHz */
-	assert_int_equal(cycles_to_ns(1, 3000000), 0);	     /* 0.33 */
-	assert_int_equal(cycles_to_ns(2, 3000000), 1);	     /* 0.67 */
-	assert_int_equal(cycles_to_ns(3, 2000000), 2);	     /* 1.5 up */
-	assert_int_equal(cycles_to_ns(2445, 2445000), 1000);
-	assert_int_equal(cycles_to_ns(1, 1), 1000000);
-	/* Results past 2^64 saturate instead of wrapping. */
-	assert_true(cycles_to_ns(UINT64_MAX, 1) == UINT64_MAX);
-	assert_true(cycles_to_ns(UINT64_MAX, 999999) == UINT64_MAX);
-	assert_true(cycles_to_ns(UINT64_MAX, 1000000) == UINT64_MAX);
-	/* (2^64 - 1) / 2 = 2^63 - 0.5: rounds up. */
-	assert_true(cycles_to_ns(UINT64_MAX, 2000000) == 1ull << 63);
-	assert_int_equal(cycles_to_ns(UINT64_MAX, UINT64_MAX), 1000000);
-	assert_int_equal(cycles_to_ns(UINT64_MAX / 2, UINT64_MAX), 500000);
-	lcg_state = 3;
-	for (int i = 0; i < 100000; i++) {
-		uint64_t c = lcg() << (i % 24), k = lcg() % 5000000 + 1;
-		u128 want = ((u128)c * 1000000 + k / 2) / k;
-
-		assert_true(cycles_to_ns(c, k) ==
-			    (want > UINT64_MAX ? UINT64_MAX : (uint64_t)want));
-	}
-}
-
 static void test_stats_to_ns(void **state)
 {
 	struct stats c = {.samples = 9,
@@ -468,7 +439,6 @@ int main(void)
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_percentile_rule),
 		cmocka_unit_test(test_big),
-		cmocka_unit_test(test_cycles_to_ns),
 		cmocka_unit_test(test_stats_to_ns),
 		cmocka_unit_test(test_ratio_x100),
 		cmocka_unit_test(test_stddev),

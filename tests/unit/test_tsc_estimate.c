@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host tests of kernel/tsc_estimate.c: the window arithmetic (against
- * 128-bit references), medians, which source is chosen, and the agreement
- * rule at and around its limit.
+ * Host tests of kernel/tsc_estimate.c: the window arithmetic and the
+ * cycles-to-nanoseconds conversion (against 128-bit references), medians,
+ * which source is chosen, and the agreement rule at and around its limit.
  */
 #include <stdlib.h>
 #include "unit.h"
@@ -83,6 +83,38 @@ static void test_random_against_reference(void **state)
 		want = (u128)cycles * 1000000u / ns;
 		assert_true(tsc_khz_from(cycles, ns) ==
 			    (want >= UINT64_MAX ? 0 : (uint64_t)want));
+	}
+}
+
+static void test_cycles_to_ns(void **state)
+{
+	(void)state;
+	assert_int_equal(cycles_to_ns(12345, 0), 0);
+	assert_int_equal(cycles_to_ns(0, 3000000), 0);
+	assert_int_equal(cycles_to_ns(3000, 3000000), 1000); /* 3 GHz */
+	assert_int_equal(cycles_to_ns(1, 3000000), 0);	     /* 0.33 */
+	assert_int_equal(cycles_to_ns(2, 3000000), 1);	     /* 0.67 */
+	assert_int_equal(cycles_to_ns(3, 2000000), 2);	     /* 1.5 up */
+	assert_int_equal(cycles_to_ns(2445, 2445000), 1000);
+	assert_int_equal(cycles_to_ns(1, 1), 1000000);
+	/* Results past 2^64 saturate instead of wrapping. */
+	assert_true(cycles_to_ns(UINT64_MAX, 1) == UINT64_MAX);
+	assert_true(cycles_to_ns(UINT64_MAX, 999999) == UINT64_MAX);
+	assert_true(cycles_to_ns(UINT64_MAX, 1000000) == UINT64_MAX);
+	/* (2^64 - 1) / 2 = 2^63 - 0.5: rounds up. */
+	assert_true(cycles_to_ns(UINT64_MAX, 2000000) == 1ull << 63);
+	assert_int_equal(cycles_to_ns(UINT64_MAX, UINT64_MAX), 1000000);
+	assert_int_equal(cycles_to_ns(UINT64_MAX / 2, UINT64_MAX), 500000);
+	/* Against the exact 128-bit arithmetic, both division paths. */
+	srand(54321);
+	for (int i = 0; i < 100000; i++) {
+		uint64_t c = ((uint64_t)rand() << 31 | (uint64_t)rand())
+			     << (i % 40);
+		uint64_t k = (uint64_t)rand() % 5000000 + 1;
+		u128 want = ((u128)c * 1000000 + k / 2) / k;
+
+		assert_true(cycles_to_ns(c, k) ==
+			    (want > UINT64_MAX ? UINT64_MAX : (uint64_t)want));
 	}
 }
 
@@ -323,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_ticks_to_ns),
 		cmocka_unit_test(test_khz_from),
+		cmocka_unit_test(test_cycles_to_ns),
 		cmocka_unit_test(test_pit_wrapped),
 		cmocka_unit_test(test_random_against_reference),
 		cmocka_unit_test(test_medians),

@@ -38,7 +38,7 @@ UNIT_SRCS_multiboot := kernel/multiboot.c lib/kstring.c
 UNIT_SRCS_smbios := kernel/smbios.c lib/kstring.c lib/printf.c
 UNIT_SRCS_printf := lib/printf.c
 UNIT_SRCS_report := lib/printf.c lib/json.c
-UNIT_SRCS_tsc_estimate := kernel/tsc_estimate.c
+UNIT_SRCS_tsc_estimate := kernel/tsc_estimate.c lib/muldiv.c
 UNIT_SRCS_spinlock :=
 UNIT_XLIBS_spinlock := -pthread
 
