@@ -37,8 +37,11 @@ all: $(ELF)
 help:
 	@echo "make              build $(ELF) (multiboot1 + multiboot2 ELF64)"
 	@echo "make iso          build $(ISO) (GRUB hybrid: BIOS, UEFI, USB dd)"
-	@echo "make check        host unit tests, then the QEMU integration cases"
-	@echo "make unit mm-unit smp-unit bench-unit: host unit tests (cmocka)"
+	@echo "make check        format, layers, freestanding and host unit tests,"
+	@echo "                  sol-test, fuzz smoke, then the QEMU integration cases"
+	@echo "make unit         host unit tests (cmocka), every floor's; one floor's:"
+	@echo "                  lib-unit kernel-unit mm-unit smp-unit bench-unit"
+	@echo "make freestanding-check  the portable files with the kernel's flags"
 	@echo "make layers-check fail on an #include from a lower floor to a higher"
 	@echo "                  (tools/check-layers.py), after its own self-test"
 	@echo "make qemu-check   QEMU integration cases only (tests/qemu)"
@@ -84,15 +87,12 @@ $(ISO): $(ELF) tools/mkiso.sh
 	tools/mkiso.sh $@ --elf $(ELF)
 
 include tests/unit/unit.mk
-include tests/unit/mm.mk
-include tests/unit/smp.mk
-include tests/unit/bench.mk
 include tests/fuzz/fuzz.mk
 
 # Formatting and host tests first: they are quick and name the broken
 # function; then a few seconds of each fuzz target; then the QEMU cases.
 check: deps-ensure
-	$(MAKE) format-check layers-check unit mm-unit smp-unit bench-unit sol-test \
+	$(MAKE) format-check layers-check freestanding-check unit sol-test \
 		fuzz-smoke qemu-check
 
 # A fresh machine: as root, install what is missing; else say what to run.

@@ -1,90 +1,162 @@
-# Host unit tests (cmocka) of the portable kernel code.
+# Host unit tests (cmocka) of the portable code, and its freestanding
+# build. Included from the top-level Makefile, which defines KCFLAGS, CC
+# and HOSTCC.
 #
-# Included from the top-level Makefile, or used on its own from the top of
-# the repository:  make -f tests/unit/unit.mk unit
+#   unit                every test program below, after freestanding-check;
+#                       fails if any test fails (all of them run first)
+#   lib-unit kernel-unit mm-unit smp-unit bench-unit
+#                       the tests of one floor's files, after that floor's
+#                       freestanding objects
+#   freestanding-check  compile every portable file the tests use with the
+#                       kernel's own flags (no libc, no SSE, no red zone)
+#                       into build/host/freestanding/, and fail if an object
+#                       needs a libgcc helper (such as __udivti3 for a
+#                       128-bit division: the kernel does not link libgcc)
+#                       or, for the ones that must call nothing at all,
+#                       calls anything
+#   unit-clean          remove build/host/
 #
-#   unit               build each tests/unit/test_X.c with the kernel sources
-#                      in UNIT_SRCS_X into build/host/test_X (ASan/UBSan)
-#                      and run them all; fails if any test fails
-#   unit-freestanding  compile the portable kernel files as the kernel does,
-#                      with -fno-builtin, to catch hosted-only code early
-#
-# Every variable is UNIT_-prefixed (HOSTCC and CC aside) so that this file
-# can be included next to the other fragments in tests/unit/.
+# The table: tests/unit/test_NAME.c is test NAME, listed under the floor
+# of the code it tests; unit_srcs.NAME are the portable files it is linked
+# with, unit_cflags.NAME and unit_ldlibs.NAME what it needs beyond the
+# common flags, unit_includes.NAME the portable .c files it #includes.
 
-# Standalone use has no other goal to fall back on; included, keep the
-# including Makefile's default goal (this file defines targets too).
-ifeq ($(words $(MAKEFILE_LIST)),1)
-UNIT_DEFAULT_GOAL := unit
-else
-UNIT_DEFAULT_GOAL := $(.DEFAULT_GOAL)
-endif
-
-HOSTCC ?= cc
 UNIT_DIR := tests/unit
 UNIT_OUT := build/host
-UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. \
+UNIT_FLOORS := lib kernel mm smp bench
+
+unit_tests.lib := kstring json cmdline printf
+unit_tests.kernel := config multiboot report smbios tsc_estimate spinlock \
+	acpi
+unit_tests.mm := pmm pt invlpgb
+unit_tests.smp := topology cpumask initwait idle tsc_handshake
+unit_tests.bench := stats hist params table plan
+
+unit_srcs.kstring := lib/kstring.c
+unit_srcs.json := lib/json.c
+unit_srcs.cmdline := lib/cmdline.c lib/kstring.c
+unit_srcs.printf := lib/printf.c
+unit_srcs.config := kernel/config.c lib/cmdline.c lib/kstring.c
+unit_srcs.multiboot := kernel/multiboot.c lib/kstring.c
+unit_srcs.report := lib/printf.c lib/json.c
+unit_includes.report := kernel/report.c
+unit_srcs.smbios := kernel/smbios.c lib/kstring.c lib/printf.c
+unit_srcs.tsc_estimate := kernel/tsc_estimate.c lib/muldiv.c
+unit_ldlibs.spinlock := -pthread
+# test_acpi reads the tables captured from QEMU in tests/unit/data/acpi/
+# (tools/capture-acpi.py); their absolute path is compiled in.
+unit_srcs.acpi := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
+	kernel/acpi_tables.c lib/kstring.c lib/printf.c
+unit_cflags.acpi := -DACPI_DATA_DIR='"$(abspath $(UNIT_DIR)/data/acpi)"'
+unit_srcs.pmm := mm/pmm.c mm/pmm_map.c
+unit_srcs.pt := mm/pt.c mm/pt_range.c
+unit_srcs.invlpgb := mm/invlpgb.c
+unit_srcs.topology := smp/topology.c
+unit_ldlibs.cpumask := -pthread
+unit_srcs.initwait := smp/initwait.c lib/kstring.c
+unit_srcs.idle := smp/idle.c
+unit_srcs.stats := bench/stats.c kernel/tsc_estimate.c lib/muldiv.c
+unit_srcs.hist := bench/hist.c
+unit_srcs.params := bench/params.c kernel/config.c lib/cmdline.c \
+	lib/kstring.c
+unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
+	lib/muldiv.c lib/kstring.c
+unit_srcs.plan := bench/plan.c lib/printf.c lib/kstring.c
+
+# Portable files no host test can link (lib/string.c would clash with the
+# C library's own memcpy and the rest): built freestanding only.
+UNIT_FREESTANDING_ONLY := lib/string.c
+# Freestanding objects that must call nothing: lib/string.c's memcpy and
+# memset call kstring.c's loops, so a loop compiled into a memcpy call
+# would recurse forever; cpumask.h's atomics must be LOCK-prefixed
+# instructions, not libatomic calls, and its counts no libgcc popcount.
+UNIT_CALL_NOTHING := lib/kstring.c smp/cpumask.h
+
+# The host build keeps the kernel's language and warnings (taken from
+# KCFLAGS) and adds the sanitizers; the freestanding build is the kernel's
+# (-ffreestanding implies -fno-builtin: no call is assumed to be libc's).
+UNIT_CFLAGS = $(filter -std=% -W%,$(KCFLAGS)) -I. -g -O1 \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
-UNIT_LDLIBS := -lcmocka
+UNIT_LDLIBS := -lcmocka -lm
+UNIT_FREESTANDING_CFLAGS = $(KCFLAGS)
 
-UNIT_TESTS := kstring json cmdline config multiboot printf report smbios \
-	tsc_estimate spinlock
-
-UNIT_SRCS_kstring := lib/kstring.c
-UNIT_SRCS_json := lib/json.c
-UNIT_SRCS_cmdline := lib/cmdline.c lib/kstring.c
-UNIT_SRCS_config := kernel/config.c lib/cmdline.c lib/kstring.c
-UNIT_SRCS_multiboot := kernel/multiboot.c lib/kstring.c
-UNIT_SRCS_smbios := kernel/smbios.c lib/kstring.c lib/printf.c
-UNIT_SRCS_printf := lib/printf.c
-UNIT_SRCS_report := lib/printf.c lib/json.c
-UNIT_SRCS_tsc_estimate := kernel/tsc_estimate.c lib/muldiv.c
-UNIT_SRCS_spinlock :=
-UNIT_XLIBS_spinlock := -pthread
-
-# The kernel flags plus -fno-builtin: proves the portable files need
-# nothing from a C library (see `unit-freestanding`).
-UNIT_KCFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding \
-	-fno-builtin -fno-pic -fno-pie -fno-stack-protector -mno-red-zone \
-	-mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 -mno-80387 -m64 -I.
-UNIT_KSRCS := lib/json.c lib/cmdline.c kernel/config.c \
-	kernel/multiboot.c lib/kstring.c lib/printf.c kernel/report.c \
-	kernel/tsc_estimate.c kernel/smbios.c
-UNIT_KOBJS := $(UNIT_KSRCS:%.c=$(UNIT_OUT)/freestanding/%.o)
-
+UNIT_TESTS := $(foreach f,$(UNIT_FLOORS),$(unit_tests.$(f)))
 UNIT_BINS := $(UNIT_TESTS:%=$(UNIT_OUT)/test_%)
-UNIT_HDRS := $(wildcard lib/*.h kernel/*.h $(UNIT_DIR)/*.h)
+UNIT_HDRS := $(wildcard $(UNIT_DIR)/*.h $(UNIT_FLOORS:%=%/*.h))
+UNIT_PORTABLE := $(sort $(foreach t,$(UNIT_TESTS),$(unit_srcs.$(t)) \
+	$(unit_includes.$(t))) $(UNIT_FREESTANDING_ONLY))
+UNIT_FS_OBJS := $(UNIT_PORTABLE:%.c=$(UNIT_OUT)/freestanding/%.o)
+# cpumask.h is all inline: a file that uses every kind of operation.
+UNIT_FS_MASK := $(UNIT_OUT)/freestanding/smp/cpumask.o
 
-define UNIT_RULE
-$(UNIT_OUT)/test_$(1): $(UNIT_DIR)/test_$(1).c $$(UNIT_SRCS_$(1)) \
-		$(UNIT_HDRS) $(UNIT_DIR)/unit.mk
+define UNIT_TEST_RULE
+$(UNIT_OUT)/test_$(1): $(UNIT_DIR)/test_$(1).c $(unit_srcs.$(1)) \
+		$(unit_includes.$(1)) $(UNIT_HDRS) $(UNIT_DIR)/unit.mk
 	@mkdir -p $$(@D)
-	$$(HOSTCC) $$(UNIT_CFLAGS) -o $$@ $$(filter %.c,$$^) $$(UNIT_LDLIBS) \
-		$$(UNIT_XLIBS_$(1))
+	$$(HOSTCC) $$(UNIT_CFLAGS) $(unit_cflags.$(1)) -o $$@ \
+		$(UNIT_DIR)/test_$(1).c $(unit_srcs.$(1)) $$(UNIT_LDLIBS) \
+		$(unit_ldlibs.$(1))
 endef
-$(foreach t,$(UNIT_TESTS),$(eval $(call UNIT_RULE,$(t))))
+$(foreach t,$(UNIT_TESTS),$(eval $(call UNIT_TEST_RULE,$(t))))
 
-$(UNIT_KOBJS): $(UNIT_OUT)/freestanding/%.o: %.c $(UNIT_HDRS)
+# $(call unit_nm_check,OBJECT,SOURCE): fails (and removes OBJECT) if it
+# needs a libgcc helper, or anything at all if SOURCE must call nothing.
+unit_nm_check = if nm -u $(1) | grep '$(if $(filter $(2),$(UNIT_CALL_NOTHING)),.,U __)'; \
+	then echo "$(2): calls the symbols above (see tests/unit/unit.mk)"; \
+	rm -f $(1); exit 1; fi
+
+$(UNIT_FS_OBJS): $(UNIT_OUT)/freestanding/%.o: %.c $(UNIT_DIR)/unit.mk
 	@mkdir -p $(@D)
-	$(CC) $(UNIT_KCFLAGS) -c $< -o $@
+	$(CC) $(UNIT_FREESTANDING_CFLAGS) -c $< -o $@
+	@$(call unit_nm_check,$@,$<)
 
-# Every binary runs (so that all failures show), each with cmocka's own
-# output; the exit status says whether any of them failed.
-.PHONY: unit unit-freestanding unit-clean
-unit: $(UNIT_BINS)
-	@failed=""; \
-	for t in $(UNIT_BINS); do \
-		echo "== $$t"; \
-		./$$t || failed="$$failed $$t"; \
-	done; \
-	if [ -n "$$failed" ]; then \
-		echo "unit: FAILED:$$failed"; exit 1; \
-	fi; \
-	echo "unit: all $(words $(UNIT_BINS)) test programs passed"
+UNIT_MASK_USE := \#include "smp/cpumask.h"\n\
+unsigned int use_all(struct cpumask *m, unsigned int c) {\n\
+	unsigned int n = 0, i;\n\
+	cpumask_set_atomic(c, m);\n\
+	cpumask_clear_atomic(c + 1, m);\n\
+	n += cpumask_test_and_set_atomic(c, m);\n\
+	n += cpumask_test_and_clear_atomic(c, m);\n\
+	n += cpumask_test_atomic(c, m);\n\
+	for_each_cpu (i, m) n += i;\n\
+	cpumask_andnot(m, m, m);\n\
+	return n + cpumask_count(m);\n\
+}\n
 
-unit-freestanding: $(UNIT_KOBJS)
+$(UNIT_FS_MASK): smp/cpumask.h $(UNIT_DIR)/unit.mk
+	@mkdir -p $(@D)
+	printf '$(UNIT_MASK_USE)' | \
+		$(CC) $(UNIT_FREESTANDING_CFLAGS) -x c -c - -o $@
+	@$(call unit_nm_check,$@,smp/cpumask.h)
+
+-include $(UNIT_FS_OBJS:.o=.d) $(UNIT_FS_MASK:.o=.d)
+
+# $(call unit_run,TARGET,BINARIES): runs every binary, each with cmocka's
+# own output, so that all failures show; then fails if any failed.
+define unit_run
+@failed=""; \
+for t in $(2); do \
+	echo "== $$t"; \
+	./$$t || failed="$$failed $$t"; \
+done; \
+if [ -n "$$failed" ]; then echo "$(1): FAILED:$$failed"; exit 1; fi; \
+echo "$(1): all $(words $(2)) test programs passed"
+endef
+
+define UNIT_FLOOR_RULE
+.PHONY: $(1)-unit
+$(1)-unit: $(filter $(UNIT_OUT)/freestanding/$(1)/%,$(UNIT_FS_OBJS) \
+		$(UNIT_FS_MASK)) $(unit_tests.$(1):%=$(UNIT_OUT)/test_%)
+	$$(call unit_run,$(1)-unit,$(unit_tests.$(1):%=$(UNIT_OUT)/test_%))
+endef
+$(foreach f,$(UNIT_FLOORS),$(eval $(call UNIT_FLOOR_RULE,$(f))))
+
+.PHONY: unit freestanding-check unit-clean
+unit: freestanding-check $(UNIT_BINS)
+	$(call unit_run,unit,$(UNIT_BINS))
+
+freestanding-check: $(UNIT_FS_OBJS) $(UNIT_FS_MASK)
+	@echo "freestanding: all $(words $^) objects built with the kernel's flags"
 
 unit-clean:
-	rm -rf $(UNIT_BINS) $(UNIT_OUT)/freestanding/kernel
-
-.DEFAULT_GOAL := $(UNIT_DEFAULT_GOAL)
+	rm -rf $(UNIT_OUT)
