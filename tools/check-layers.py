@@ -38,29 +38,28 @@ def included_floor(including_floor, path):
     return head if head in RANK else None
 
 
-def violations(root):
-    """Yields (file, line number, its floor, included path) for every
-    include of a higher floor, and counts the files it read in
-    violations.files_read."""
-    violations.files_read = 0
+def sources(root):
+    """Yields (path relative to root, floor) of every source of a floor."""
     for floor in FLOORS:
         folder = os.path.join(root, floor)
-        if not os.path.isdir(folder):
-            continue
-        for name in sorted(os.listdir(folder)):
-            if not name.endswith(SOURCE_ENDINGS):
+        if os.path.isdir(folder):
+            for name in sorted(os.listdir(folder)):
+                if name.endswith(SOURCE_ENDINGS):
+                    yield f"{floor}/{name}", floor
+
+
+def upward_includes(root, rel, floor):
+    """Yields (line number, included path) of each include in root/rel
+    that names a floor above `floor`."""
+    with open(os.path.join(root, rel), encoding="utf-8",
+              errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            m = INCLUDE.match(line)
+            if not m:
                 continue
-            rel = f"{floor}/{name}"
-            violations.files_read += 1
-            with open(os.path.join(folder, name), encoding="utf-8",
-                      errors="replace") as f:
-                for number, line in enumerate(f, 1):
-                    m = INCLUDE.match(line)
-                    if not m:
-                        continue
-                    target = included_floor(floor, m.group(1))
-                    if target is not None and RANK[target] > RANK[floor]:
-                        yield rel, number, floor, m.group(1)
+            target = included_floor(floor, m.group(1))
+            if target is not None and RANK[target] > RANK[floor]:
+                yield number, m.group(1)
 
 
 def main(argv):
@@ -69,16 +68,18 @@ def main(argv):
         return 2
     root = argv[1] if len(argv) == 2 else os.path.dirname(
         os.path.dirname(os.path.abspath(__file__)))
-    found = 0
-    for rel, number, floor, path in violations(root):
-        print(f"{rel}:{number}: {floor} includes {path}")
-        found += 1
+    found = files = 0
+    for rel, floor in sources(root):
+        files += 1
+        for number, path in upward_includes(root, rel, floor):
+            print(f"{rel}:{number}: {floor} includes {path}")
+            found += 1
     if found:
         print(f"layers: {found} include(s) from a lower floor to a higher "
               f"one (floors, lowest first: {' < '.join(FLOORS)})",
               file=sys.stderr)
         return 1
-    print(f"layers: ok ({violations.files_read} files, floors lowest "
+    print(f"layers: ok ({files} files, floors lowest "
           f"first: {' < '.join(FLOORS)})")
     return 0
 
