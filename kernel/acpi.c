@@ -107,7 +107,7 @@ static const uint8_t *table_get(struct acpi_ctx *c, uint64_t pa,
 	uint32_t len;
 
 	if (!t) {
-		acpi_err(ai, "%s at 0x%llx: header not readable",
+		acpi_err(ai, "%s at 0x%llx: header not readable: skipped",
 			 want ? want : "table", a);
 		return NULL;
 	}
@@ -132,7 +132,12 @@ static const uint8_t *table_get(struct acpi_ctx *c, uint64_t pa,
 		return NULL;
 	}
 	if (acpi_sum(t, len)) {
-		acpi_err(ai, "%s at 0x%llx: bad checksum: skipped", sig, a);
+		/* "the entire table, including the checksum field, must add
+		 * to zero to be considered valid" (ACPI 5.2.6) */
+		acpi_err(ai,
+			 "%s at 0x%llx: bad checksum (its %u bytes sum to "
+			 "0x%02x, not 0): skipped",
+			 sig, a, len, acpi_sum(t, len));
 		return NULL;
 	}
 	if (rec)

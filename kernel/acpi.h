@@ -206,6 +206,15 @@ struct acpi_info {
 int acpi_parse(const uint8_t *rsdp_copy, size_t rsdp_len, phys_reader rd,
 	       void *ctx, struct acpi_info *out);
 
+/*
+ * Records a message in out->errors (callers print them after "acpi: ");
+ * counts them all, keeps the first ACPI_ERR_MAX. The parser's own, and a
+ * reader's: one that refuses a range says why here (pass the acpi_info as
+ * its ctx), before the parser says what it could not read.
+ */
+void acpi_err(struct acpi_info *ai, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* The listed CPU (enabled or online-capable) with this APIC ID, or NULL. */
 const struct acpi_cpu *acpi_find_cpu(const struct acpi_info *ai,
 				     uint32_t apic_id);

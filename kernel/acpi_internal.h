@@ -92,11 +92,6 @@ void acpi_text_copy(char *dst, const uint8_t *src, size_t n);
 /* Decodes a 12-byte Generic Address Structure. */
 void acpi_gas_get(const uint8_t *p, struct acpi_gas *g);
 
-/* Records a message (callers print it after "acpi: "); counts them all,
- * keeps the first ACPI_ERR_MAX. */
-void acpi_err(struct acpi_info *ai, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Iterates the entries of a MADT or SRAT from offset off. */
 struct acpi_walk {
 	const uint8_t *t;

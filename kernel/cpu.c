@@ -84,8 +84,14 @@ static void identify_features(struct cpu_info *c)
 	if (c->max_ext_leaf >= 0x80000007)
 		c->invariant_tsc =
 			cpuid(0x80000007).edx & CPUID80000007_EDX_INVTSC;
+	/* "If CPUID.80000008H is not supported, MAXPHYADDR is 36" (SDM). */
+	c->phys_bits = 36;
 	if (c->max_ext_leaf >= 0x80000008) {
 		struct cpuid_regs r = cpuid(0x80000008);
+
+		/* 52: the most a page-table entry can hold. */
+		if (r.eax & 0xff)
+			c->phys_bits = (r.eax & 0xff) < 52 ? r.eax & 0xff : 52;
 
 		c->invlpgb_cpuid = r.ebx & CPUID80000008_EBX_INVLPGB;
 		c->invlpgb_max_pages =

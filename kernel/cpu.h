@@ -30,6 +30,8 @@ struct cpu_info {
 	 */
 	bool invlpgb_cpuid, invlpgb;
 	unsigned invlpgb_max_pages; /* Fn8000_0008 EDX[15:0] + 1 */
+	/* MAXPHYADDR: Fn8000_0008 EAX[7:0], else 36 (SDM 4.1.4) */
+	unsigned phys_bits;
 };
 
 extern struct cpu_info cpu_info;

@@ -488,3 +488,34 @@ uint64_t boot_usable_bytes(const struct boot_info *bi)
 	}
 	return sum;
 }
+
+/* The end of the entry that holds byte pa, or pa itself if none does. */
+static uint64_t covered_to(const struct boot_info *bi, uint64_t pa)
+{
+	for (size_t i = 0; i < bi->mmap_count; i++) {
+		const struct boot_region *r = &bi->mmap[i];
+		uint64_t end = r->base + r->len;
+
+		if (end < r->base)
+			end = UINT64_MAX; /* runs past the top: to the top */
+		if (r->base <= pa && pa < end)
+			return end;
+	}
+	return pa;
+}
+
+bool boot_mmap_covers(const struct boot_info *bi, uint64_t pa, uint64_t len)
+{
+	uint64_t end = pa + len;
+
+	if (!len || end < pa)
+		return false;
+	while (pa < end) {
+		uint64_t next = covered_to(bi, pa);
+
+		if (next == pa)
+			return false;
+		pa = next;
+	}
+	return true;
+}

@@ -103,4 +103,11 @@ const char *boot_path_name(const struct boot_info *bi);
 /* Sum of the lengths of MEM_USABLE regions (overlaps not merged; saturates). */
 uint64_t boot_usable_bytes(const struct boot_info *bi);
 
+/*
+ * Whether every byte of [pa, pa + len) lies in some memory-map entry, of
+ * any type (usable, reserved, ACPI, ...); ranges may span adjacent or
+ * overlapping entries. False for an empty range or one that wraps.
+ */
+bool boot_mmap_covers(const struct boot_info *bi, uint64_t pa, uint64_t len);
+
 #endif

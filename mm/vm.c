@@ -9,6 +9,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
+#include "lib/printf.h"
 #include "lib/string.h"
 #include "kernel/tsc.h"
 #include "kernel/report.h"
@@ -18,6 +19,7 @@
 
 #define BOOT_IDENTITY_LIMIT (4ull << 30)
 #define MAX_RAM_RANGES	    BOOT_MMAP_MAX
+#define LOW_MEG		    (1ull << 20)
 
 struct pt_ctx kernel_pt;
 struct mm_stats mm_stats;
@@ -408,16 +410,51 @@ void mm_report(void)
 }
 
 /*
- * Firmware data outside RAM (ACPI tables in reserved memory, the BIOS area
- * the RSDP scan reads) is mapped into the direct map on demand, read-only,
- * one 4 KiB page at a time; pages already covered are left alone.
+ * Firmware data lives in memory the map lists, usable or not (ACPI tables
+ * in "ACPI reclaim", "ACPI NVS" or reserved ranges), or below 1 MiB, where
+ * the RSDP scan and the SMBIOS entry point look whether the map lists it
+ * or not (the EBDA and 0xE0000-0xFFFFF, ACPI 5.2.5.1). An address no entry
+ * covers is no firmware's data: it may be a device's registers, where a
+ * read has effects, or nothing at all; and a page-table entry for an
+ * address at or above MAXPHYADDR has reserved bits set, so the read would
+ * fault. Without a complete map only the address width is checked.
+ */
+const char *firmware_read_refused(uint64_t pa, size_t len)
+{
+	static char why[64];
+	uint64_t end = pa + len;
+
+	if (len == 0 || end < pa)
+		return "empty, or wraps around the address space";
+	if ((end - 1) >> cpu_info.phys_bits) {
+		ksnprintf(why, sizeof(why),
+			  "beyond the cpu's %u-bit physical address width",
+			  cpu_info.phys_bits);
+		return why;
+	}
+	if (end > DIRECT_MAP_MAX)
+		return "beyond the direct map";
+	if (end <= LOW_MEG || !boot_info.have_mmap || boot_info.mmap_truncated)
+		return NULL;
+	if (pa < LOW_MEG) {
+		len -= LOW_MEG - pa;
+		pa = LOW_MEG;
+	}
+	if (!boot_mmap_covers(&boot_info, pa, len))
+		return "outside every memory-map range";
+	return NULL;
+}
+
+/*
+ * Mapped into the direct map on demand, read-only, one 4 KiB page at a
+ * time; pages already covered are left alone.
  */
 const void *phys_map_firmware(uint64_t pa, size_t len)
 {
 	uint64_t first = pa & ~(PAGE_SIZE - 1);
 	struct pt_walk w;
 
-	if (len == 0 || pa + len < pa || pa + len > DIRECT_MAP_MAX)
+	if (firmware_read_refused(pa, len))
 		return NULL;
 	for (uint64_t p = first; p < pa + len; p += PAGE_SIZE) {
 		vm_walk(DIRECT_MAP_BASE + p, &w);

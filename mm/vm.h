@@ -60,8 +60,15 @@ bool mm_extent(size_t i, struct pmm_extent_info *out);
 void mm_report(void);
 
 /*
+ * Why firmware data may not be read at [pa, pa + len) (beyond the CPU's
+ * physical address width, or outside every range of the memory map and
+ * above 1 MiB), or NULL if it may.
+ */
+const char *firmware_read_refused(uint64_t pa, size_t len);
+
+/*
  * Readable pointer to firmware data at [pa, pa + len), which may lie outside
- * RAM; NULL if it cannot be mapped.
+ * RAM; NULL if firmware_read_refused() or it cannot be mapped.
  */
 const void *phys_map_firmware(uint64_t pa, size_t len);
 

@@ -72,9 +72,16 @@ void smp_env_topology(struct json *j)
 	json_end_object(j);
 }
 
+/* A table at an address no firmware data can be at is named, not read. */
 static const void *acpi_reader(void *ctx, uint64_t pa, size_t len)
 {
-	(void)ctx;
+	const char *why = firmware_read_refused(pa, len);
+
+	if (why) {
+		acpi_err(ctx, "0x%llx (%zu bytes): %s: not read",
+			 (unsigned long long)pa, len, why);
+		return NULL;
+	}
 	return phys_map_firmware(pa, len);
 }
 
@@ -83,7 +90,7 @@ static void read_acpi(void)
 	const uint8_t *rsdp = boot_info.rsdp_len ? boot_info.rsdp : NULL;
 
 	/* Problems end up in acpi.errors (smp_report); no MADT: one CPU. */
-	acpi_parse(rsdp, boot_info.rsdp_len, acpi_reader, NULL, &acpi);
+	acpi_parse(rsdp, boot_info.rsdp_len, acpi_reader, &acpi, &acpi);
 	if (acpi.madt.present)
 		smp_stats.cpus_madt = (unsigned)acpi.madt.cpu_count;
 	if (acpi.fadt.reset) {
@@ -186,6 +193,15 @@ void smp_report(void)
 	if (!acpi.madt.present)
 		report_info(
 			"smp: no usable MADT: running on the boot cpu only");
+	else if (!acpi.madt.cpu_count)
+		report_info("smp: the MADT lists no usable cpu (%zu entries "
+			    "neither enabled nor online-capable, %zu only "
+			    "online-capable): running on the boot cpu only",
+			    acpi.madt.disabled_count, acpi.madt.hotplug_count);
+	else if (!acpi_find_cpu(&acpi, cpu_apic_id[0]))
+		report_info("smp: the boot cpu (APIC ID %u) is not in the "
+			    "MADT: it runs all the same",
+			    cpu_apic_id[0]);
 	report_info("smp: %u of %u cpus online in %s mode; bring-up took %llu "
 		    "us",
 		    cpumask_count(&cpus_online), smp_stats.cpus_madt,

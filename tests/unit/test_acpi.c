@@ -681,7 +681,8 @@ static void test_xsdt_bad_checksum(void **state)
 	make_machine(2);
 	blob_mut(ROOT_PA)->data[40] ^= 0x10; /* an entry byte */
 	assert_int_equal(run(NULL, 0), 0);
-	expect_error("XSDT at 0x7fe0000: bad checksum: skipped");
+	expect_error("XSDT at 0x7fe0000: bad checksum (its 44 bytes sum to "
+		     "0x10, not 0): skipped");
 	expect_error("XSDT unusable: using the RSDT");
 	assert_false(ai.xsdt);
 	assert_int_equal(ai.madt.cpu_count, 2);
@@ -696,10 +697,40 @@ static void test_madt_bad_checksum(void **state)
 	make_machine(2);
 	blob_mut(TABLE_PA)->data[50] ^= 1;
 	assert_int_equal(run(NULL, 0), 0);
-	expect_error("APIC at 0x7fe1000: bad checksum: skipped");
+	expect_error("APIC at 0x7fe1000: bad checksum (its 66 bytes sum to "
+		     "0x01, not 0): skipped");
 	expect_error("no usable MADT");
 	assert_false(ai.madt.present);
 	assert_int_equal(ai.madt.cpu_count, 0);
+}
+
+/*
+ * A reader that refuses a range (the kernel's, for an address outside the
+ * memory map) says why through acpi_err() on the acpi_info it is given as
+ * its context; the parser then names the table it could not read.
+ */
+static const void *refusing_read(void *ctx, uint64_t pa, size_t len)
+{
+	if (pa >= TABLE_PA && pa < TABLE_PA + 0x1000) {
+		acpi_err(ctx, "0x%llx (%zu bytes): refused",
+			 (unsigned long long)pa, len);
+		return NULL;
+	}
+	return mem_read(NULL, pa, len);
+}
+
+static void test_reader_refuses_table(void **state)
+{
+	(void)state;
+	make_machine(2);
+	assert_int_equal(acpi_parse(NULL, 0, refusing_read, &ai, &ai), 0);
+	assert_int_equal(ai.error_count, 3);
+	assert_string_equal(ai.errors[0], "0x7fe1000 (36 bytes): refused");
+	assert_string_equal(ai.errors[1],
+			    "table at 0x7fe1000: header not readable: skipped");
+	expect_error("no usable MADT");
+	assert_false(ai.madt.present);
+	assert_true(ai.xsdt);
 }
 
 /* The header claims more bytes than can be read. */
@@ -1180,6 +1211,7 @@ int main(void)
 		T(test_rsdp_bad_loader_copy),
 		T(test_xsdt_bad_checksum),
 		T(test_madt_bad_checksum),
+		T(test_reader_refuses_table),
 		T(test_table_truncated),
 		T(test_table_bad_length),
 		T(test_table_junk_signature),

@@ -885,6 +885,31 @@ static void test_usable_bytes(void **state)
 	assert_true(boot_usable_bytes(&bi) == UINT64_MAX);
 }
 
+/* Firmware reads: every byte in some entry, of any type, or false. */
+static void test_mmap_covers(void **state)
+{
+	(void)state;
+	memset(&bi, 0, sizeof(bi));
+	assert_false(boot_mmap_covers(&bi, 0x1000, 1));
+	bi.mmap_count = 4;
+	bi.mmap[0] = (struct boot_region){0x100000, 0x1000, MEM_USABLE};
+	bi.mmap[1] = (struct boot_region){0x101000, 0x1000, MEM_RESERVED};
+	bi.mmap[2] = (struct boot_region){0x101800, 0x1000, MEM_ACPI_RECLAIM};
+	bi.mmap[3] = (struct boot_region){UINT64_MAX - 0xfff, 0x2000, 5};
+	assert_true(boot_mmap_covers(&bi, 0x100000, 1));
+	/* Across adjacent and overlapping entries of other types. */
+	assert_true(boot_mmap_covers(&bi, 0x100ff0, 0x1800));
+	assert_true(boot_mmap_covers(&bi, 0x100000, 0x2800));
+	/* One byte past the last, before the first, in a gap. */
+	assert_false(boot_mmap_covers(&bi, 0x100000, 0x2801));
+	assert_false(boot_mmap_covers(&bi, 0xfffff, 2));
+	assert_false(boot_mmap_covers(&bi, 0x80000000, 36));
+	/* Empty and wrapping ranges; an entry running past the top. */
+	assert_false(boot_mmap_covers(&bi, 0x100000, 0));
+	assert_false(boot_mmap_covers(&bi, UINT64_MAX - 4, 8));
+	assert_true(boot_mmap_covers(&bi, UINT64_MAX - 4, 4));
+}
+
 /*
  * The boot report prints the loader's name inside its INFO line as it is:
  * a control byte or a newline there would start a line of the loader's
@@ -949,6 +974,7 @@ int main(void)
 		T(test_mb1_mmap_bad),
 		T(test_mb1_mods_bad),
 		T(test_usable_bytes),
+		T(test_mmap_covers),
 		T(test_loader_name_printable),
 	};
 
