@@ -35,11 +35,19 @@ usage: ./run-qemu.sh [options] [-- KERNEL ARGS...]
                             built with make first)
   --iso PATH                with bios|uefi: boot this ISO as it is (its own
                             menu; no kernel arguments), e.g. `make iso`'s
-  --serial com1|com2        the serial port that is the console (stdout,
+  --serial com1|com2|none   the serial port that is the console (stdout,
                             --log, --keys); default com1. com2: the machine
                             has COM1 too, but what is written there is
                             discarded, as on a server whose BMC shows
-                            only COM2
+                            only COM2. none: no serial port at all; the
+                            status comes through the exit device alone
+                            (QEMU starts paused and the monitor starts the
+                            guest, so that QEMU's own errors, which exit 1
+                            as guest status 0 does, cannot pass for it)
+  --acpi SCENARIO           boot on crafted ACPI tables instead of QEMU's
+                            (tools/firmware_acpi.py --list): acpi=off, and
+                            SeaBIOS runs a table loader of ours; needs
+                            --machine q35 and --boot kernel or bios
   --keys KEYS               type KEYS on the console once GRUB's menu counts
                             down (its line 'will be executed automatically'),
                             as a person on the serial line would: with
@@ -86,6 +94,8 @@ import tempfile
 import threading
 import time
 
+import firmware_acpi
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROG = "run-qemu"
 QEMU10 = os.path.join(ROOT, "build", "qemu10", "usr", "bin", "qemu-system-x86_64")
@@ -96,6 +106,7 @@ OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
 E_PASS, E_FAIL, E_USAGE, E_ABORT, E_SKIP, E_TIMEOUT, E_INTR = 0, 1, 2, 3, 77, 124, 130
 # The guest's EXIT: STATUS -> ours.
 GUEST_STATUS = {0: E_PASS, 1: E_FAIL, 38: E_SKIP, 63: E_ABORT}
+STATUS_WORD = {0: "passed", 1: "failed", 38: "skipped", 63: "aborted"}
 
 # CPU models tried under KVM, in order. `host` is the real CPU; QEMU 7.2 and
 # 10 on some nested KVMs (kvm-pvm) abort on it ("failed to set MSR 0x10a",
@@ -147,6 +158,7 @@ class Options:
         self.kernel, self.iso, self.build, self.keep_iso = None, None, True, False
         self.probe, self.stop_after, self.dry_run, self.verbose = False, None, False, False
         self.serial, self.keys = "com1", None
+        self.acpi = None
         self.kargs = []
 
 
@@ -154,7 +166,7 @@ VALUED = {"--boot": "boot", "--smp": "smp", "--mem": "mem", "--machine": "machin
           "--cpu": "cpu", "--accel": "accel", "--tcg-threads": "tcg_threads",
           "--timeout": "timeout", "--log": "log", "--json": "json", "--qemu": "qemu",
           "--kernel": "kernel", "--iso": "iso", "--stop-after": "stop_after",
-          "--serial": "serial", "--keys": "keys"}
+          "--serial": "serial", "--keys": "keys", "--acpi": "acpi"}
 FLAGS = {"--no-build": ("build", False), "--keep-iso": ("keep_iso", True),
          "--dry-run": ("dry_run", True), "-v": ("verbose", True),
          "--verbose": ("verbose", True), "--probe": ("probe", True)}
@@ -208,7 +220,7 @@ def check_options(o):
                ("--machine", o.machine, ("q35", "pc")),
                ("--accel", o.accel, ("auto", "kvm", "tcg")),
                ("--tcg-threads", o.tcg_threads, ("single", "multi")),
-               ("--serial", o.serial, ("com1", "com2")))
+               ("--serial", o.serial, ("com1", "com2", "none")))
     for name, val, allowed in choices:
         if val not in allowed:
             raise UsageError(f"{name}: '{val}' is not {', '.join(allowed[:-1])} or {allowed[-1]}")
@@ -219,6 +231,17 @@ def check_options(o):
     mem = o.mem.rstrip("KMGT")
     if not (mem.isdigit() and int(mem) > 0 and len(o.mem) - len(mem) <= 1):
         raise UsageError(f"--mem: '{o.mem}' is not a size like 512M or 1G")
+    if o.acpi is not None:
+        if o.acpi not in firmware_acpi.SCENARIOS:
+            raise UsageError(f"--acpi: '{o.acpi}' is not one of "
+                             f"{', '.join(firmware_acpi.SCENARIOS)}")
+        if o.machine != "q35" or o.boot == "uefi":
+            raise UsageError("--acpi: the tables are for SeaBIOS on q35: --machine q35, "
+                             "--boot kernel or bios (OVMF rebuilds what it is given)")
+        if o.smp > 255:
+            raise UsageError("--acpi: the crafted MADT lists xAPIC IDs: at most 255 CPUs")
+    if o.serial == "none" and o.keys is not None:
+        raise UsageError("--keys needs a console: not with --serial none")
     if o.keys is not None:
         if o.boot == "kernel":
             raise UsageError("--keys types into GRUB's menu: it needs --boot bios or --boot uefi")
@@ -419,17 +442,27 @@ def make_iso(kernel, cmdline, dry_run):
 def qemu_command(qemu, o, choice, kernel, iso, tmp, qmp_path):
     """The whole QEMU command line."""
     accel = "kvm" if choice.accel == "kvm" else f"tcg,thread={o.tcg_threads}"
+    machine = o.machine + (",acpi=off" if o.acpi else "")
+    if o.serial == "none":
+        # No serial port at all; paused until the monitor starts the guest.
+        console = ["-serial", "none", "-S"]
+    else:
+        # The console: COM1 (or COM2, COM1 then going nowhere) on a
+        # pipe to us. signal=off: QEMU never treats a byte as Ctrl-C.
+        console = ["-chardev", "stdio,id=con,signal=off",
+                   *(["-serial", "null"] if o.serial == "com2" else []),
+                   "-serial", "chardev:con"]
     args = ["-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
-            "-machine", o.machine, "-cpu", choice.cpu, "-smp", str(o.smp), "-m", o.mem,
-            "-accel", accel,
-            # The console: COM1 (or COM2, COM1 then going nowhere) on a
-            # pipe to us. signal=off: QEMU never treats a byte as Ctrl-C.
-            "-chardev", "stdio,id=con,signal=off",
-            *(["-serial", "null"] if o.serial == "com2" else []), "-serial", "chardev:con",
+            "-machine", machine, "-cpu", choice.cpu, "-smp", str(o.smp), "-m", o.mem,
+            "-accel", accel, *console,
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
             # The monitor we ask whether the guest still runs.
             "-chardev", f"socket,id=qmp,path={qmp_path},server=on,wait=off",
             "-mon", "chardev=qmp,mode=control"]
+    if o.acpi:
+        # QEMU warns that these fw_cfg names lack "opt/": they are the
+        # names SeaBIOS looks for (tools/firmware_acpi.py).
+        args += firmware_acpi.write(o.acpi, o.smp, os.path.join(tmp, "acpi"))
     if o.boot == "kernel":
         args += ["-kernel", kernel, "-append", cmdline_of(o)]
     else:
@@ -458,6 +491,7 @@ class Monitor:
         self.sock = None
         self.stopped = None
         self.shutdown_reason = None
+        self.started = False  # our `cont` was answered (--serial none)
         self.lock = threading.Lock()
         self.wake = threading.Event()
 
@@ -478,8 +512,10 @@ class Monitor:
                 time.sleep(0.02)
         return False
 
-    def send(self, command, **arguments):
+    def send(self, command, msg_id=None, **arguments):
         msg = {"execute": command}
+        if msg_id:
+            msg["id"] = msg_id
         if arguments:
             msg["arguments"] = arguments
         try:
@@ -507,6 +543,9 @@ class Monitor:
     def _message(self, msg):
         event = msg.get("event")
         ret = msg.get("return")
+        if msg.get("id") == "start" and ret is not None:
+            self.started = True
+            self.wake.set()
         if event == "SHUTDOWN":
             self.shutdown_reason = (msg.get("data") or {}).get("reason")
         elif event == "GUEST_PANICKED":
@@ -605,6 +644,7 @@ class Outcome:
         self.timed_out = False
         self.stopped = None  # QEMU run state once the guest stopped
         self.shutdown_reason = None
+        self.started = True  # False: --serial none, and the guest never started
         self.interrupted = None  # the signal's name
 
 
@@ -641,6 +681,14 @@ def supervise(proc, mon, o, out):
     if not connected and proc.poll() is None:
         err("QEMU's monitor did not answer: a guest that stops running will "
             "only be caught by the timeout" + ("; --stop-after cannot act" if o.stop_after else ""))
+    if o.serial == "none":
+        # QEMU waits paused (-S) for this: only a guest we started can
+        # have written the exit device.
+        if connected:
+            mon.send("cont", msg_id="start")
+        else:
+            out.started = False
+            stop_process(proc)
     next_poll = time.monotonic()
     paused_by_us = False
     while proc.poll() is None:
@@ -665,6 +713,8 @@ def supervise(proc, mon, o, out):
         stop_process(proc)
     out.rc = proc.wait()
     out.shutdown_reason = mon.shutdown_reason
+    if o.serial == "none":
+        out.started = out.started and mon.started
     return out
 
 
@@ -700,13 +750,20 @@ def verdict(out, printed, log_empty, o):
             why += f" (--stop-after {o.stop_after})"
         return E_ABORT, f"aborted: guest stopped running: {why}"
     rc = out.rc
+    if not out.started:
+        return E_USAGE, ("QEMU ended before the monitor started the guest (--serial none: "
+                         "its message is above)")
+    if o.serial == "none" and rc > 0 and rc % 2 and (rc >> 1) in GUEST_STATUS:
+        # No console: the exit device is the whole report.
+        status = rc >> 1
+        return GUEST_STATUS[status], (f"{STATUS_WORD[status]}: guest status {status} through "
+                                      f"the exit device (--serial none: no console)")
     if rc == 0 and out.shutdown_reason == "guest-reset" and printed in GUEST_STATUS:
         # The guest did not write the exit device (it does only where
         # CPUID says it runs under a hypervisor, e.g. not under
         # -cpu max,-hypervisor) and reset the machine after its last line,
         # as on hardware with exit=reboot: its EXIT line is the verdict.
-        words = {0: "passed", 1: "failed", 38: "skipped", 63: "aborted"}[printed]
-        return GUEST_STATUS[printed], (f"{words}: guest status {printed}, then the guest "
+        return GUEST_STATUS[printed], (f"{STATUS_WORD[printed]}: guest status {printed}, then the guest "
                                        f"reset the machine (exit=reboot)")
     if rc == 0:
         why = SHUTDOWN_WHY.get(out.shutdown_reason, "a reset, triple fault or exit=reboot?")

@@ -87,7 +87,7 @@ class Case:
         self.absent_text, self.pre_text, self.last_line = [], [], []
         self.expect_boot, self.tsc, self.needs = None, False, []
         self.mem_bytes = 0
-        self.stopped, self.within = False, None
+        self.stopped, self.within, self.noconsole = False, None, False
         self.sweep = None
         self.reclaim = self.flushloop = False
         for item in words(row["checks"]):
@@ -137,7 +137,7 @@ class Case:
             self.tsc = True
         elif key == "mem":
             self.mem_bytes = parse_size(val)
-        elif item in ("reclaim", "flushloop", "stopped"):
+        elif item in ("reclaim", "flushloop", "stopped", "noconsole"):
             setattr(self, item, True)
         elif key == "within":
             self.within = float(val)
@@ -458,6 +458,10 @@ class Runner:
                      for regex in case.last_line if not re.search(regex, last)]
         if case.stopped:
             problems += check_stopped(log, last)
+            return judged(problems, log)
+        if case.noconsole:
+            if os.path.getsize(log):
+                problems.append("the console is not empty: the case runs without one")
             return judged(problems, log)
         rep = checklog.check_file(log, expect_status=GUEST_STATUS[case.status],
                                   expect_boot=case.expect_boot, expect_text=case.expect_text,
