@@ -20,6 +20,7 @@
 #define BOOT_IDENTITY_LIMIT (4ull << 30)
 #define MAX_RAM_RANGES	    BOOT_MMAP_MAX
 #define LOW_MEG		    (1ull << 20)
+#define ONE_TIB		    (1ull << 40)
 
 struct pt_ctx kernel_pt;
 struct mm_stats mm_stats;
@@ -383,6 +384,27 @@ bool mm_extent(size_t i, struct pmm_extent_info *out)
 	return pmm_extent(&pmm, i, out);
 }
 
+/*
+ * Where usable RAM ends, and how much of it lies above 1 TiB: QEMU puts
+ * the RAM above 4 GiB at 1 TiB instead when it would cross AMD's
+ * HyperTransport hole below 1 TiB, as AMD servers with that much do.
+ */
+static void report_top(void)
+{
+	struct pmm_extent_info e;
+	uint64_t top = 0, above = 0;
+
+	for (size_t i = 0; mm_extent(i, &e); i++) {
+		top = e.base + e.len;
+		if (top > ONE_TIB)
+			above += top - (e.base > ONE_TIB ? e.base : ONE_TIB);
+	}
+	report_info("mm: usable RAM ends at %#llx, %llu MiB of it above "
+		    "1 TiB; physical addresses %u bits wide",
+		    (unsigned long long)top, (unsigned long long)(above >> 20),
+		    cpu_info.phys_bits);
+}
+
 void mm_report(void)
 {
 	const struct mm_stats *s = &mm_stats;
@@ -403,6 +425,7 @@ void mm_report(void)
 		    s->pcid ? "on (harness PCID 1)" : "off (not in CPUID)",
 		    s->nx ? "on" : "off (not in CPUID)",
 		    (unsigned long long)s->trampoline);
+	report_top();
 	if (s->entry_cr4 & CR4_LA57)
 		report_info("mm: the loader left CR4.LA57 (5-level paging) "
 			    "set with paging off; cleared it, 4-level tables "
