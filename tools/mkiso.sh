@@ -5,6 +5,7 @@
 # with multiboot2.
 #
 #   tools/mkiso.sh OUT.iso [--elf PATH] [--timeout SECONDS] [--entry-args "ARGS"]
+#                  [--grub-cmds FILE]
 #
 #   --elf PATH          kernel to put in as /boot/shootdown.elf
 #                       (default build/shootdown.elf)
@@ -12,6 +13,9 @@
 #                       default entry at once)
 #   --entry-args ARGS   one menu entry only, running the kernel with ARGS:
 #                       for automated runs (run-qemu.sh --boot bios|uefi)
+#   --grub-cmds FILE    GRUB commands run before the menu, as they are
+#                       (run-qemu.sh --mem-holes: cutmem, a memory map
+#                       with holes)
 #
 # The menu talks on COM1 and COM2 (115200 8N1, whichever of them the machine
 # has) as well as on the screen, and takes keys from all three, so that it
@@ -41,6 +45,7 @@ elf="$root/build/shootdown.elf"
 timeout=5
 entry_args=""
 one_entry=0
+grub_cmds=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--elf)
@@ -57,6 +62,11 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] || die "--entry-args needs an argument (may be \"\")"
 		entry_args=$2
 		one_entry=1
+		shift 2
+		;;
+	--grub-cmds)
+		[ $# -ge 2 ] || die "--grub-cmds needs a file"
+		grub_cmds=$2
 		shift 2
 		;;
 	-h | --help)
@@ -77,6 +87,7 @@ done
 }
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants whole seconds, not '$timeout'"
 [ -f "$elf" ] || die "kernel '$elf' not found (run make first)"
+[ -z "$grub_cmds" ] || [ -f "$grub_cmds" ] || die "--grub-cmds: '$grub_cmds' not found"
 
 # Every tool and GRUB platform that grub-mkrescue silently depends on, with
 # the Debian package that has it: a missing platform would otherwise give an
@@ -154,6 +165,7 @@ terminals() {
 {
 	echo "# Written by tools/mkiso.sh. Kernel arguments: see docs/ or the 'help' entry."
 	terminals
+	[ -z "$grub_cmds" ] || cat "$grub_cmds"
 	echo "set timeout=$timeout"
 	echo "set default=0"
 	if [ "$one_entry" = 1 ]; then

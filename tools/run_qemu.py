@@ -48,6 +48,14 @@ usage: ./run-qemu.sh [options] [-- KERNEL ARGS...]
                             (tools/firmware_acpi.py --list): acpi=off, and
                             SeaBIOS runs a table loader of ours; needs
                             --machine q35 and --boot kernel or bios
+  --mem-noreserve           back the RAM with memory QEMU does not reserve
+                            up front (reserve=off): a guest may then have
+                            more RAM than the host, as long as it touches
+                            little of it (e.g. --mem 1030G, RAM above 1 TiB)
+  --mem-holes N             with bios|uefi: GRUB cuts N holes of 4 KiB into
+                            RAM (cutmem), one every MiB from 64 MiB up, so
+                            the kernel gets a memory map of N more usable
+                            ranges, each one a reserved gap away
   --keys KEYS               type KEYS on the console once GRUB's menu counts
                             down (its line 'will be executed automatically'),
                             as a person on the serial line would: with
@@ -158,7 +166,7 @@ class Options:
         self.kernel, self.iso, self.build, self.keep_iso = None, None, True, False
         self.probe, self.stop_after, self.dry_run, self.verbose = False, None, False, False
         self.serial, self.keys = "com1", None
-        self.acpi = None
+        self.acpi, self.mem_holes, self.mem_noreserve = None, None, False
         self.kargs = []
 
 
@@ -166,8 +174,10 @@ VALUED = {"--boot": "boot", "--smp": "smp", "--mem": "mem", "--machine": "machin
           "--cpu": "cpu", "--accel": "accel", "--tcg-threads": "tcg_threads",
           "--timeout": "timeout", "--log": "log", "--json": "json", "--qemu": "qemu",
           "--kernel": "kernel", "--iso": "iso", "--stop-after": "stop_after",
-          "--serial": "serial", "--keys": "keys", "--acpi": "acpi"}
+          "--serial": "serial", "--keys": "keys", "--acpi": "acpi",
+          "--mem-holes": "mem_holes"}
 FLAGS = {"--no-build": ("build", False), "--keep-iso": ("keep_iso", True),
+         "--mem-noreserve": ("mem_noreserve", True),
          "--dry-run": ("dry_run", True), "-v": ("verbose", True),
          "--verbose": ("verbose", True), "--probe": ("probe", True)}
 
@@ -240,6 +250,13 @@ def check_options(o):
                              "--boot kernel or bios (OVMF rebuilds what it is given)")
         if o.smp > 255:
             raise UsageError("--acpi: the crafted MADT lists xAPIC IDs: at most 255 CPUs")
+    if o.mem_holes is not None:
+        o.mem_holes = positive("--mem-holes", o.mem_holes)
+        if o.boot == "kernel" or o.iso:
+            raise UsageError("--mem-holes: GRUB cuts the holes: --boot bios or uefi, no --iso")
+        if HOLES_FROM + o.mem_holes * HOLE_EVERY > mem_bytes(o.mem):
+            raise UsageError(f"--mem-holes {o.mem_holes}: more holes than --mem {o.mem} "
+                             f"has MiB above 64 MiB")
     if o.serial == "none" and o.keys is not None:
         raise UsageError("--keys needs a console: not with --serial none")
     if o.keys is not None:
@@ -254,6 +271,27 @@ def check_options(o):
             raise UsageError("--iso boots the ISO's own menu: kernel arguments cannot be passed")
         if not os.path.isfile(o.iso):
             raise UsageError(f"--iso: '{o.iso}' not found")
+
+
+# --mem-holes: a hole of HOLE bytes every HOLE_EVERY from HOLES_FROM up.
+HOLES_FROM, HOLE_EVERY, HOLE = 64 << 20, 1 << 20, 4 << 10
+
+
+def mem_bytes(size):
+    """--mem (checked: digits and at most one unit) in bytes."""
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    if size[-1] in units:
+        return int(size[:-1]) * units[size[-1]]
+    return int(size) << 20  # QEMU's -m: MiB without a unit
+
+
+def cutmem_commands(holes):
+    """GRUB's cutmem FROM TO for each hole (sizes in KiB: GRUB's units)."""
+    lines = []
+    for i in range(holes):
+        base = HOLES_FROM + i * HOLE_EVERY
+        lines.append(f"cutmem {base >> 10}K {(base + HOLE) >> 10}K\n")
+    return "".join(lines)
 
 
 # --- QEMU and its firmware ----------------------------------------------------
@@ -424,15 +462,18 @@ def build(o):
     return os.path.realpath(kernel)
 
 
-def make_iso(kernel, cmdline, dry_run):
+def make_iso(kernel, cmdline, dry_run, grub_cmds=None):
     """A one-entry ISO that boots at once with our arguments, private to
-    this run so that runs in parallel do not share one."""
+    this run so that runs in parallel do not share one; grub_cmds: a file
+    of GRUB commands to run first."""
     os.makedirs(os.path.join(ROOT, "build", "run"), exist_ok=True)
     fd, iso = tempfile.mkstemp(suffix=".iso", prefix="run.", dir=os.path.join(ROOT, "build", "run"))
     os.close(fd)
     if not dry_run:
         cmd = [os.path.join(ROOT, "tools", "mkiso.sh"), iso, "--elf", kernel,
                "--timeout", "0", "--entry-args", cmdline]
+        if grub_cmds:
+            cmd += ["--grub-cmds", grub_cmds]
         if subprocess.run(cmd, stdout=sys.stderr, check=False).returncode:
             os.unlink(iso)
             raise EnvError("could not build the boot ISO")
@@ -443,6 +484,12 @@ def qemu_command(qemu, o, choice, kernel, iso, tmp, qmp_path):
     """The whole QEMU command line."""
     accel = "kvm" if choice.accel == "kvm" else f"tcg,thread={o.tcg_threads}"
     machine = o.machine + (",acpi=off" if o.acpi else "")
+    ram = []
+    if o.mem_noreserve:
+        # Host memory is then taken as the guest touches it, never
+        # refused up front for being more than the host has.
+        machine += ",memory-backend=ram0"
+        ram = ["-object", f"memory-backend-ram,id=ram0,size={o.mem},reserve=off"]
     if o.serial == "none":
         # No serial port at all; paused until the monitor starts the guest.
         console = ["-serial", "none", "-S"]
@@ -454,7 +501,7 @@ def qemu_command(qemu, o, choice, kernel, iso, tmp, qmp_path):
                    "-serial", "chardev:con"]
     args = ["-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
             "-machine", machine, "-cpu", choice.cpu, "-smp", str(o.smp), "-m", o.mem,
-            "-accel", accel, *console,
+            "-accel", accel, *ram, *console,
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
             # The monitor we ask whether the guest still runs.
             "-chardev", f"socket,id=qmp,path={qmp_path},server=on,wait=off",
@@ -813,7 +860,12 @@ def run(o):
         iso = o.iso
         made_iso = None
         if o.boot != "kernel" and not iso:
-            iso = made_iso = make_iso(kernel, cmdline_of(o), o.dry_run)
+            grub_cmds = None
+            if o.mem_holes:
+                grub_cmds = os.path.join(tmp, "grub-cmds.cfg")
+                with open(grub_cmds, "w") as f:
+                    f.write(cutmem_commands(o.mem_holes))
+            iso = made_iso = make_iso(kernel, cmdline_of(o), o.dry_run, grub_cmds)
         try:
             return boot(qemu, o, choice, kernel, iso, tmp)
         finally:
