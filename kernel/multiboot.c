@@ -519,3 +519,26 @@ bool boot_mmap_covers(const struct boot_info *bi, uint64_t pa, uint64_t len)
 	}
 	return true;
 }
+
+const struct boot_region *boot_mmap_overlap(const struct boot_info *bi,
+					    uint64_t pa, uint64_t len,
+					    uint32_t type)
+{
+	uint64_t last = pa + len - 1;
+
+	if (!len)
+		return NULL;
+	if (last < pa)
+		last = UINT64_MAX; /* runs past the top: to the top */
+	for (size_t i = 0; i < bi->mmap_count; i++) {
+		const struct boot_region *r = &bi->mmap[i];
+		uint64_t r_last = r->base + r->len - 1;
+
+		if (r_last < r->base)
+			r_last = UINT64_MAX;
+		if (r->type == type && r->len && r->base <= last &&
+		    pa <= r_last)
+			return r;
+	}
+	return NULL;
+}

@@ -110,4 +110,9 @@ uint64_t boot_usable_bytes(const struct boot_info *bi);
  */
 bool boot_mmap_covers(const struct boot_info *bi, uint64_t pa, uint64_t len);
 
+/* The first entry of this type that shares a byte with [pa, pa + len). */
+const struct boot_region *boot_mmap_overlap(const struct boot_info *bi,
+					    uint64_t pa, uint64_t len,
+					    uint32_t type);
+
 #endif

@@ -312,7 +312,7 @@ static bool pmtimer_setup(const struct acpi_info *ai,
 	} else if (g->space == ACPI_GAS_MEMORY) {
 		c->reg = map_mmio(g->addr, 4);
 		if (!c->reg)
-			return set_absent(s, "no room to map it at 0x%llx",
+			return set_absent(s, "cannot map it at 0x%llx",
 					  (unsigned long long)g->addr);
 	} else {
 		return set_absent(s, "at 0x%llx in address space %u",
@@ -342,7 +342,7 @@ static bool hpet_setup(const struct acpi_info *ai,
 		return set_absent(s, "the HPET table gives no MMIO address");
 	c->hpet = map_mmio(g->addr, HPET_MAP_LEN);
 	if (!c->hpet)
-		return set_absent(s, "no room to map it at 0x%llx",
+		return set_absent(s, "cannot map it at 0x%llx",
 				  (unsigned long long)g->addr);
 	period = c->hpet[HPET_CAP_PERIOD / 4];
 	if (period < HPET_PERIOD_MIN || period > HPET_PERIOD_MAX)

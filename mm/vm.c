@@ -9,6 +9,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
+#include "lib/kstring.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "kernel/tsc.h"
@@ -358,12 +359,54 @@ uint64_t *vm_pte_slot(uint64_t va)
 	       ((va >> 12) & (PT_ENTRIES - 1));
 }
 
+/*
+ * Device registers at an address a firmware table gave (an IOAPIC, the
+ * HPET, a reset register) are written to: never where the memory map says
+ * usable RAM is, whatever the table says, and never beyond the address
+ * width. Refusals are kept for mm_report().
+ */
+#define MMIO_REFUSALS_MAX 4
+
+static struct {
+	uint64_t pa;
+	size_t len;
+	char why[64];
+} mmio_refusals[MMIO_REFUSALS_MAX];
+static unsigned mmio_refusal_count;
+
+static bool mmio_refused(uint64_t pa, size_t len)
+{
+	const struct boot_region *r;
+	char why[64];
+
+	if (!len || pa + len < pa || ((pa + len - 1) >> cpu_info.phys_bits))
+		ksnprintf(why, sizeof(why),
+			  "beyond the cpu's %u-bit physical address width",
+			  cpu_info.phys_bits);
+	else if ((r = boot_mmap_overlap(&boot_info, pa, len, MEM_USABLE)))
+		ksnprintf(why, sizeof(why), "usable RAM (%#llx-%#llx)",
+			  (unsigned long long)r->base,
+			  (unsigned long long)(r->base + r->len - 1));
+	else
+		return false;
+	if (mmio_refusal_count < MMIO_REFUSALS_MAX) {
+		mmio_refusals[mmio_refusal_count].pa = pa;
+		mmio_refusals[mmio_refusal_count].len = len;
+		kstrlcpy(mmio_refusals[mmio_refusal_count].why, why,
+			 sizeof(why));
+	}
+	mmio_refusal_count++;
+	return true;
+}
+
 void *mmio_map(uint64_t pa, size_t len)
 {
 	uint64_t off = pa & (PAGE_SIZE - 1), base = pa - off, va;
 	uint64_t size = (off + len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	uint64_t flags = PTE_P | PTE_W | PTE_PCD | PTE_PWT | PTE_G | pte_nx();
 
+	if (mmio_refused(pa, len))
+		return NULL;
 	spin_lock(&pt_lock);
 	va = mmio_next;
 	if (va + size > MMIO_BASE + MMIO_SIZE) {
@@ -426,6 +469,12 @@ void mm_report(void)
 		    s->nx ? "on" : "off (not in CPUID)",
 		    (unsigned long long)s->trampoline);
 	report_top();
+	for (unsigned i = 0; i < mmio_refusal_count && i < MMIO_REFUSALS_MAX;
+	     i++)
+		report_info("mm: device registers at %#llx (%zu bytes), as a "
+			    "firmware table says, not mapped: %s",
+			    (unsigned long long)mmio_refusals[i].pa,
+			    mmio_refusals[i].len, mmio_refusals[i].why);
 	if (s->entry_cr4 & CR4_LA57)
 		report_info("mm: the loader left CR4.LA57 (5-level paging) "
 			    "set with paging off; cleared it, 4-level tables "

@@ -72,7 +72,11 @@ const char *firmware_read_refused(uint64_t pa, size_t len);
  */
 const void *phys_map_firmware(uint64_t pa, size_t len);
 
-/* Maps [pa, pa + len) uncached into the MMIO window; NULL if it is full. */
+/*
+ * Maps [pa, pa + len) uncached into the MMIO window; NULL if it is full,
+ * or if the range is in usable RAM or beyond the address width (then
+ * mm_report() says so).
+ */
 void *mmio_map(uint64_t pa, size_t len);
 
 /* Page-table changes in the kernel tables, under a lock. Never flush. */

@@ -176,17 +176,18 @@ uint32_t apic_max_id(void)
 }
 
 /* IOAPIC: IOREGSEL at +0, IOWIN at +0x10; redirection entry i at 0x10+2i. */
-void ioapic_mask_all(uint64_t addr)
+bool ioapic_mask_all(uint64_t addr)
 {
 	volatile uint32_t *io = mmio_map(addr, 32);
 	unsigned entries;
 
 	if (!io)
-		return;
+		return false;
 	io[0] = 1; /* version register */
 	entries = ((io[4] >> 16) & 0xff) + 1;
 	for (unsigned i = 0; i < entries; i++) {
 		io[0] = 0x10 + 2 * i;
 		io[4] = io[4] | LVT_MASKED;
 	}
+	return true;
 }

@@ -59,7 +59,8 @@ const char *apic_mode_name(void);
 /* Highest APIC ID the mode can address (254 for xAPIC physical mode). */
 uint32_t apic_max_id(void);
 
-/* Masks every redirection entry of the IOAPIC at phys addr. */
-void ioapic_mask_all(uint64_t addr);
+/* Masks every redirection entry of the IOAPIC at phys addr; false if
+ * mmio_map() refused it. */
+bool ioapic_mask_all(uint64_t addr);
 
 #endif

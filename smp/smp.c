@@ -20,6 +20,7 @@
 struct acpi_info acpi;
 struct smp_stats smp_stats;
 struct topo_layout topo;
+static uint64_t unmasked_ioapic; /* one the MADT lists that was not masked */
 
 static void cpuid_here(void *ctx, uint32_t leaf, uint32_t subleaf,
 		       struct topo_regs *r)
@@ -164,7 +165,8 @@ void smp_init(const struct config *cfg)
 	}
 	for (size_t i = 0; i < acpi.madt.ioapic_count && i < ACPI_MAX_IOAPICS;
 	     i++)
-		ioapic_mask_all(acpi.madt.ioapics[i].addr);
+		if (!ioapic_mask_all(acpi.madt.ioapics[i].addr))
+			unmasked_ioapic = acpi.madt.ioapics[i].addr;
 	xcall_init();
 	apic_init_cpu();
 	cpu_apic_id[0] = apic_read_id();
@@ -202,6 +204,11 @@ void smp_report(void)
 		report_info("smp: the boot cpu (APIC ID %u) is not in the "
 			    "MADT: it runs all the same",
 			    cpu_apic_id[0]);
+	if (unmasked_ioapic)
+		report_info("smp: the MADT's IOAPIC at %#llx could not be "
+			    "mapped (see mm:): left alone, its inputs not "
+			    "masked",
+			    (unsigned long long)unmasked_ioapic);
 	report_info("smp: %u of %u cpus online in %s mode; bring-up took %llu "
 		    "us",
 		    cpumask_count(&cpus_online), smp_stats.cpus_madt,

@@ -910,6 +910,31 @@ static void test_mmap_covers(void **state)
 	assert_true(boot_mmap_covers(&bi, UINT64_MAX - 4, 4));
 }
 
+/* Device registers a table places: refused where usable RAM is. */
+static void test_mmap_overlap(void **state)
+{
+	(void)state;
+	memset(&bi, 0, sizeof(bi));
+	bi.mmap_count = 3;
+	bi.mmap[0] = (struct boot_region){0x100000, 0x1000, MEM_RESERVED};
+	bi.mmap[1] = (struct boot_region){0x101000, 0x1000, MEM_USABLE};
+	bi.mmap[2] = (struct boot_region){UINT64_MAX - 0xfff, 0x2000, 1};
+	assert_null(boot_mmap_overlap(&bi, 0x100000, 0x1000, MEM_USABLE));
+	assert_ptr_equal(boot_mmap_overlap(&bi, 0x100000, 0x1001, MEM_USABLE),
+			 &bi.mmap[1]);
+	assert_ptr_equal(boot_mmap_overlap(&bi, 0x101fff, 1, MEM_USABLE),
+			 &bi.mmap[1]);
+	assert_null(boot_mmap_overlap(&bi, 0x102000, 0x10, MEM_USABLE));
+	assert_ptr_equal(boot_mmap_overlap(&bi, 0x100800, 4, MEM_RESERVED),
+			 &bi.mmap[0]);
+	assert_null(boot_mmap_overlap(&bi, 0x101000, 0, MEM_USABLE));
+	/* A range or an entry running past the top ends at the top. */
+	assert_ptr_equal(boot_mmap_overlap(&bi, UINT64_MAX - 8, 32, MEM_USABLE),
+			 &bi.mmap[2]);
+	assert_ptr_equal(boot_mmap_overlap(&bi, UINT64_MAX, 1, MEM_USABLE),
+			 &bi.mmap[2]);
+}
+
 /*
  * The boot report prints the loader's name inside its INFO line as it is:
  * a control byte or a newline there would start a line of the loader's
@@ -975,6 +1000,7 @@ int main(void)
 		T(test_mb1_mods_bad),
 		T(test_usable_bytes),
 		T(test_mmap_covers),
+		T(test_mmap_overlap),
 		T(test_loader_name_printable),
 	};
 
