@@ -40,6 +40,8 @@ OUTSIDE_MAP = 0x8000_0000
 # Above QEMU's default 40-bit physical address width under TCG (-cpu max):
 # a page-table entry for it would have reserved bits set.
 BEYOND_WIDTH = 1 << 45
+# Usable RAM (16 MiB) that a table calls device registers.
+IN_RAM = 0x100_0000
 
 SCENARIOS = {
     "good": "well-formed tables (the control: the others differ by one defect)",
@@ -51,6 +53,8 @@ SCENARIOS = {
                         f"CPU's physical address width); the RSDT is right",
     "rsdp-xsdt-outside-ram": f"the RSDP's XSDT address is {OUTSIDE_MAP:#x}, outside "
                              f"the memory map; the RSDT is right",
+    "devices-in-ram": f"the MADT's IOAPIC at {IN_RAM:#x} and the HPET at "
+                      f"{IN_RAM + 0x10000:#x}: usable RAM, where a driver would write",
 }
 
 # Loader commands (bios-linker-loader.c) and allocation zones.
@@ -91,19 +95,19 @@ def fadt():
     return table(b"FACP", bytes(body))
 
 
-def hpet():
+def hpet(base=HPET_BASE):
     """HPET description table (IA-PC HPET 1.0a, 3.2.4): 56 bytes."""
-    gas = struct.pack("<BBBBQ", 0, 64, 0, 0, HPET_BASE)
+    gas = struct.pack("<BBBBQ", 0, 64, 0, 0, base)
     return table(b"HPET", struct.pack("<I", 0x8086A201) + gas + struct.pack("<BHB", 0, 0x80, 0))
 
 
-def madt(apic_ids, cpu_flags=1):
+def madt(apic_ids, cpu_flags=1, ioapic=IOAPIC_BASE):
     """MADT (ACPI 5.2.12): one Processor Local APIC entry per APIC ID
     (UIDs 0, 1, ...), the IOAPIC, IRQ 0 -> GSI 2, LINT1 NMI to all."""
     body = struct.pack("<II", LAPIC_BASE, 1)  # flags: PCAT_COMPAT
     for uid, apic_id in enumerate(apic_ids):
         body += struct.pack("<BBBBI", 0, 8, uid, apic_id, cpu_flags)
-    body += struct.pack("<BBBBII", 1, 12, 0, 0, IOAPIC_BASE, 0)
+    body += struct.pack("<BBBBII", 1, 12, 0, 0, ioapic, 0)
     body += struct.pack("<BBBBIH", 2, 10, 0, 0, 2, 0)
     body += struct.pack("<BBBHB", 4, 6, 0xFF, 0, 1)
     return table(b"APIC", body, rev=3)
@@ -164,13 +168,17 @@ def build(scenario, cpus):
         apic = madt(ids, cpu_flags=0)
     elif scenario == "madt-duplicate-apic-id":
         apic = madt(ids + ids[-1:])
+    elif scenario == "devices-in-ram":
+        apic = madt(ids, ioapic=IN_RAM)
     else:
         apic = madt(ids)
     good_sums = {"FACP", "HPET", "APIC"}
     if scenario == "madt-bad-checksum":
         good_sums.discard("APIC")
         apic[9] = (checksum_byte(apic) + 0x5A) & 0xFF  # sums to 0x5a, not 0
-    entries = [("FACP", blob.add("FACP", fadt())), ("HPET", blob.add("HPET", hpet())),
+    hpet_base = IN_RAM + 0x10000 if scenario == "devices-in-ram" else HPET_BASE
+    entries = [("FACP", blob.add("FACP", fadt())),
+               ("HPET", blob.add("HPET", hpet(hpet_base))),
                ("APIC", blob.add("APIC", apic))]
     # XSDT entries that stay raw addresses (no pointer command patches them).
     raw_xsdt = {}
