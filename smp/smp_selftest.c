@@ -40,7 +40,9 @@ static void check_online(void)
 	for (unsigned cpu = 1; cpu < nr_cpus; cpu++) {
 		if (cpumask_test(cpu, &cpus_online))
 			continue;
-		report_fail("smp: bringup", "cpu %u, apic id %u did not start",
+		report_fail("smp: bringup",
+			    "cpu %u, apic id %u did not start: the run goes "
+			    "on without it",
 			    cpu, cpu_apic_id[cpu]);
 		missing++;
 	}
@@ -211,18 +213,25 @@ static void nothing(void *arg)
 
 static uint32_t wake_before[MAX_CPUS];
 
-/* Posts nothing() to every other CPU; the number that did not run it. */
+/*
+ * Posts nothing() to every other online CPU; the number that did not run
+ * it. One that never started is bringup's failure, not idle's.
+ */
 static unsigned wake_all(void)
 {
 	uint64_t start = rdtsc(), limit = us_to_cycles(WAKE_TIMEOUT_US);
 	unsigned cpu, late = 0;
 
-	for (cpu = 1; cpu < nr_cpus; cpu++) {
+	for_each_cpu(cpu, &cpus_online) {
+		if (!cpu)
+			continue;
 		wake_before[cpu] = smp_background_finished(cpu);
 		if (!smp_start_background(cpu, nothing, NULL))
 			wake_before[cpu] = ~0u; /* busy: counted as late */
 	}
-	for (cpu = 1; cpu < nr_cpus; cpu++) {
+	for_each_cpu(cpu, &cpus_online) {
+		if (!cpu)
+			continue;
 		while (smp_background_finished(cpu) == wake_before[cpu] &&
 		       rdtsc() - start < limit)
 			cpu_relax();
@@ -244,7 +253,7 @@ static void check_idle(const struct config *cfg)
 
 	if (cfg->idle == IDLE_MWAIT && smp_stats.idle != IDLE_MWAIT)
 		report_skip("smp: idle", "%s", smp_stats.idle_why);
-	if (nr_cpus < 2)
+	if (cpumask_count(&cpus_online) < 2)
 		return;
 	ksnprintf(name, sizeof(name),
 		  "smp: idle %s: posted work wakes every cpu",
