@@ -517,7 +517,8 @@ def check_records(rep):
 def check_env_consistency(rep, env, n):
     """Cross-field sanity of the env record."""
     madt, online = env.get("cpus_madt"), env.get("cpus_online")
-    if _is_int(madt) and _is_int(online) and madt > 0 and online > madt:
+    # The boot CPU runs whether the MADT lists it or not: one more at most.
+    if _is_int(madt) and _is_int(online) and madt > 0 and online > madt + 1:
         rep.problem(n, f"env: cpus_online {online} > cpus_madt {madt}")
     feats = env.get("features")
     if env.get("apic") == "x2apic" and isinstance(feats, dict) and feats.get("x2apic") is False:

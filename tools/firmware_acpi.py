@@ -53,6 +53,8 @@ SCENARIOS = {
                         f"CPU's physical address width); the RSDT is right",
     "rsdp-xsdt-outside-ram": f"the RSDP's XSDT address is {OUTSIDE_MAP:#x}, outside "
                              f"the memory map; the RSDT is right",
+    "madt-no-boot-cpu": "the MADT leaves out the boot CPU (APIC ID 0)",
+    "madt-absent-cpus": "the MADT lists two enabled CPUs more than the machine has",
     "devices-in-ram": f"the MADT's IOAPIC at {IN_RAM:#x} and the HPET at "
                       f"{IN_RAM + 0x10000:#x}: usable RAM, where a driver would write",
 }
@@ -170,6 +172,10 @@ def build(scenario, cpus):
         apic = madt(ids + ids[-1:])
     elif scenario == "devices-in-ram":
         apic = madt(ids, ioapic=IN_RAM)
+    elif scenario == "madt-no-boot-cpu":
+        apic = madt(ids[1:])
+    elif scenario == "madt-absent-cpus":
+        apic = madt(list(range(cpus + 2)))
     else:
         apic = madt(ids)
     good_sums = {"FACP", "HPET", "APIC"}
