@@ -9,7 +9,7 @@
 #include "bench/bench.h"
 #include "bench/invlpgb_emul.h"
 #include "bench/rng.h"
-#include "bench/shootdown.h"
+#include "bench/shootdown_pages.h"
 #include "bench/sweep.h"
 #include "kernel/cpu.h"
 #include "lib/printf.h"

@@ -6,7 +6,7 @@
 #include "kernel/report.h"
 #include "kernel/x86.h"
 #include "smp/percpu.h"
-#include "bench/shootdown.h"
+#include "bench/shootdown_pages.h"
 
 static void build_lists(struct sd_sweep *sw, unsigned responders)
 {

@@ -8,7 +8,7 @@
 #include "bench/bench.h"
 #include "bench/flush.h"
 #include "bench/rng.h"
-#include "bench/shootdown.h"
+#include "bench/shootdown_pages.h"
 #include "bench/sweep.h"
 #include "bench/table.h"
 #include "kernel/console.h"

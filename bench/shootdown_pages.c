@@ -8,7 +8,7 @@
  */
 #include "bench/bench.h"
 #include "bench/rng.h"
-#include "bench/shootdown.h"
+#include "bench/shootdown_pages.h"
 #include "kernel/cpu.h"
 #include "kernel/report.h"
 #include "kernel/x86.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The shootdown experiment's state and mechanics (see shootdown.c). */
-#ifndef BENCH_SHOOTDOWN_H
-#define BENCH_SHOOTDOWN_H
+/* The shootdown experiment's pages and what CPUs do with them. */
+#ifndef BENCH_SHOOTDOWN_PAGES_H
+#define BENCH_SHOOTDOWN_PAGES_H
 
 #include <stdbool.h>
 #include <stdint.h>
