@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* shootdown: the command line's parameters turned into a sweep. */
+/* shootdown: the experiment: its parameters turned into a sweep. */
 #include "bench/bench.h"
 #include "bench/sweep.h"
 #include "kernel/cpu.h"
