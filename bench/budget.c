@@ -10,7 +10,7 @@
 #include "bench/invlpgb_emul.h"
 #include "bench/rng.h"
 #include "bench/shootdown_pages.h"
-#include "bench/sweep.h"
+#include "bench/shootdown_sweep.h"
 #include "kernel/cpu.h"
 #include "lib/printf.h"
 #include "kernel/report.h"

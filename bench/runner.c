@@ -8,7 +8,7 @@
 #include "bench/budget.h"
 #include "bench/hist.h"
 #include "bench/invlpgb_emul.h"
-#include "bench/sweep.h"
+#include "bench/shootdown_sweep.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "lib/printf.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* shootdown: the experiment: its parameters turned into a sweep. */
 #include "bench/bench.h"
-#include "bench/sweep.h"
+#include "bench/shootdown_sweep.h"
 #include "kernel/cpu.h"
 #include "kernel/report.h"
 #include "kernel/x86.h"

@@ -14,7 +14,7 @@
 #include "bench/params.h"
 #include "kernel/config.h"
 
-/* As bench/runner.c and bench/shootdown_run.c name them. */
+/* As bench/runner.c and bench/shootdown_sweep.c name them. */
 static const char *const experiments[] = {"primitives", "shootdown", "reclaim",
 					  "flushloop"};
 static const char *const strategies[] = {"ipi-page", "ipi-range", "ipi-full",

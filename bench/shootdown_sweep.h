@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What the shootdown sweep covers, resolved from the command line. */
-#ifndef BENCH_SWEEP_H
-#define BENCH_SWEEP_H
+#ifndef BENCH_SHOOTDOWN_SWEEP_H
+#define BENCH_SHOOTDOWN_SWEEP_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -38,7 +38,7 @@ struct sd_sweep {
 
 void shootdown_sweep(const struct sd_sweep *sw);
 
-/* The time budget's pilot (shootdown_run.c); false if it could not run. */
+/* The time budget's pilot (shootdown_sweep.c); false if it could not run. */
 bool shootdown_pilot(const struct sd_sweep *sw, const uint32_t ks[2],
 		     uint64_t corner[2][2]);
 

@@ -9,7 +9,7 @@
 #include "bench/flush.h"
 #include "bench/rng.h"
 #include "bench/shootdown_pages.h"
-#include "bench/sweep.h"
+#include "bench/shootdown_sweep.h"
 #include "bench/table.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
