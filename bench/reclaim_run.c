@@ -6,7 +6,7 @@
  * recorded, and the swap copies are checked for lost writes.
  */
 #include "bench/bench.h"
-#include "bench/reclaim.h"
+#include "bench/reclaim_pass.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "lib/printf.h"

@@ -11,7 +11,7 @@
 #include "bench/bench.h"
 #include "bench/flush.h"
 #include "bench/rng.h"
-#include "bench/reclaim.h"
+#include "bench/reclaim_pass.h"
 #include "kernel/cpu.h"
 #include "lib/printf.h"
 #include "kernel/report.h"

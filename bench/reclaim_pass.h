@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The reclaim re-enactment (reclaim.c, reclaim_run.c). */
-#ifndef BENCH_RECLAIM_H
-#define BENCH_RECLAIM_H
+/* One pass of the reclaim re-enactment: paging a region out while workers run. */
+#ifndef BENCH_RECLAIM_PASS_H
+#define BENCH_RECLAIM_PASS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 #define RC_COLD_MAX  (200ull << 30)
 #define RC_HOT_SPACE (192ull << 30) /* for all hot regions together */
 
-/* How each strategy flushes: bench/reclaim.c's rc_how[]. */
+/* How each strategy flushes: bench/reclaim_pass.c's rc_how[]. */
 enum rc_strategy {
 	RC_PER_PAGE,	    /* IPI round per page, responders reload CR3 */
 	RC_PER_PAGE_INVLPG, /* the same, responders INVLPG the page */
