@@ -485,7 +485,7 @@ static void default_shootdown(const struct plan_machine *m,
 	sd->warmup = DEFAULT_WARMUP;
 }
 
-/* reclaim_run.c's strategies: per page (IPI, INVLPG, INVLPGB), batches. */
+/* reclaim.c's strategies: per page (IPI, INVLPG, INVLPGB), batches. */
 static void default_reclaim(const struct plan_machine *m,
 			    struct plan_reclaim *rc)
 {
