@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Whether an experiment runs INVLPGB, and which (bench/invlpgb_policy.h):
+ * the instruction, its software model, or neither, and why.
+ */
+#include "bench/invlpgb_emul.h"
+#include "bench/invlpgb_policy.h"
+#include "kernel/cpu.h"
+#include "lib/printf.h"
+#include "kernel/report.h"
+#include "kernel/x86.h"
+
+extern struct bench_params bench_params;
+static bool model_on; /* the INVLPGB software model is installed */
+
+void bench_invlpgb_init(void)
+{
+	model_on = bench_params.invlpgb.mode == PARAM_INVLPGB_EMULATE &&
+		   invlpgb_emul_enable();
+}
+
+void bench_invlpgb_fini(void)
+{
+	if (model_on)
+		invlpgb_emul_disable();
+	model_on = false;
+}
+
+/* invlpgb=force: execute it once, as asked; the #UD is caught, reported. */
+static void invlpgb_force_probe(const char *bench)
+{
+	static bool probed;
+	char name[48];
+	int vec;
+
+	if (probed)
+		return;
+	probed = true;
+	vec = invlpgb_safe(0x5, 0, 0); /* VA 0, ASID 0, one page */
+	if (!vec)
+		vec = tlbsync_safe();
+	ksnprintf(name, sizeof(name), "%s: invlpgb=force", bench);
+	report_check(!vec, name, "INVLPGB/TLBSYNC raised vector %d (%s)", vec,
+		     cpu_invlpgb_absent_reason());
+}
+
+bool bench_invlpgb_planned(void)
+{
+	return bench_params.invlpgb.mode != PARAM_INVLPGB_OFF &&
+	       (cpu_info.invlpgb || model_on);
+}
+
+uint32_t bench_invlpgb(const char *bench, bool *emulated)
+{
+	enum param_invlpgb_mode mode = bench_params.invlpgb.mode;
+	char name[48];
+
+	*emulated = false;
+	ksnprintf(name, sizeof(name), "%s: invlpgb", bench);
+	if (mode == PARAM_INVLPGB_OFF) {
+		report_skip(name, "turned off by invlpgb=off");
+		return 0;
+	}
+	if (cpu_info.invlpgb)
+		return cpu_info.invlpgb_max_pages;
+	if (model_on) {
+		*emulated = true;
+		return INVLPGB_EMUL_MAX_PAGES;
+	}
+	if (mode == PARAM_INVLPGB_FORCE) {
+		invlpgb_force_probe(bench);
+		report_skip(name, "INVLPGB is not executable here");
+		return 0;
+	}
+	report_skip(name, "%s", cpu_invlpgb_absent_reason());
+	return 0;
+}
+
+bool bench_invlpgb_model(void)
+{
+	return model_on;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The experiments' text for people (tables, their titles, progress lines)
+ * and their timeline (tick records): bench/progress.c.
+ */
+#ifndef BENCH_PROGRESS_H
+#define BENCH_PROGRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Whether bench_printf prints: off under output=json. */
+void bench_text(bool on);
+
+/*
+ * The experiments' text for people, as kprintf: the one place output=json
+ * silences. Verdicts and INFO lines go through report.h instead and
+ * always print.
+ */
+void bench_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Progress, free text at most every 3 s: "<what>: 42% (<detail>), eta 12 s",
+ * the ETA from the TSC time since bench_progress_begin() (bench_run calls
+ * it before each experiment). done and total count any unit (configurations,
+ * pages, cycles); detail may be NULL. bench_progress_due() says whether a
+ * line would print now, to spare formatting the detail.
+ */
+void bench_progress_begin(void);
+bool bench_progress_due(void);
+void bench_progress(const char *what, uint64_t done, uint64_t total,
+		    const char *detail);
+
+/*
+ * Timeline ticks (docs/output.md): a "tick" record every interval_ms of
+ * guest time (TSC) at most, from the CPU that drives the experiment,
+ * between units of work. If one is due, bench_tick_begin starts it
+ * ({"type":"tick","seq":N,"bench":..,"t_ms":..,"strategy":..}) and returns
+ * true: the caller adds its fields and ends it with record_end(). Arrays of
+ * per-CPU values hold at most BENCH_TICK_CPUS entries.
+ */
+#define BENCH_TICK_CPUS 8
+struct record;
+bool bench_tick_begin(struct record *rec, char *buf, size_t cap,
+		      const char *bench, const char *strategy,
+		      unsigned interval_ms);
+
+#endif

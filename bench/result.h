@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The result record: one measured configuration, its statistics computed
+ * from raw samples after the timed regions (bench/result.c).
+ */
+#ifndef BENCH_RESULT_H
+#define BENCH_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "bench/stats.h"
+
+/* A counter field of a result record. */
+struct result_field {
+	const char *key;
+	uint64_t value;
+	bool is_signed; /* value holds an int64_t */
+};
+
+/* One measured configuration: statistics of raw samples plus counters. */
+struct result {
+	const char *bench, *strategy, *ipi_mode; /* ipi_mode may be NULL */
+	const char *distance; /* topology class of the target(s), or NULL */
+	uint64_t pages, targets;
+	uint64_t *samples; /* raw cycles; sorted in place by result_emit */
+	size_t n;
+	const struct result_field *fields;
+	size_t nfields;
+	bool emulated;
+	bool raw;	 /* the timer's own cost: nothing subtracted */
+	struct stats st; /* filled by result_emit */
+};
+
+/* Computes the statistics (overhead subtracted) and prints the record. */
+void result_emit(struct result *r);
+
+#endif
