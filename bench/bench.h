@@ -22,17 +22,37 @@
 #include "bench/stats.h"
 #include "kernel/config.h"
 
+/*
+ * The sizes the experiments run with: the parameters', or what the time
+ * budget cut them to where the user did not set them (bench/budget.c).
+ */
+struct bench_sizes {
+	uint32_t sd_samples, sd_warmup; /* shootdown */
+	struct param_list sd_targets;	/* shootdown, unresolved */
+	uint64_t reclaim_mb, hot_mb;	/* 0: from free RAM */
+	uint64_t flushloop_ms;
+};
+
+/*
+ * Everything an experiment runs with besides its parameters, handed to it
+ * by the runner (as kvm-unit-tests' vmexit tests and sel4bench's
+ * benchmarks get theirs): nothing an experiment needs is a global.
+ */
+struct bench_ctx {
+	struct bench_sizes size;
+	struct invlpgb_policy invlpgb; /* which INVLPGB, if any */
+	struct bench_progress progress;
+	struct result_sink records; /* the timer's overhead, raw=, ... */
+};
+
 struct experiment {
 	const char *name;
 	const char *desc;
-	void (*run)(void);
+	void (*run)(const struct bench_params *p, struct bench_ctx *ctx);
 };
 
 extern const struct experiment experiments[];
 extern const size_t nr_experiments;
-
-/* Parameters of this run, parsed from the command line. */
-extern struct bench_params bench_params;
 
 /*
  * Parses the experiments' parameters and, with invlpgb=emulate on a CPU
@@ -40,6 +60,8 @@ extern struct bench_params bench_params;
  * which run INVLPGB through it too (bench_invlpgb_model() says whether).
  */
 void bench_init(const struct config *cfg);
+/* Whether bench_init installed the INVLPGB software model. */
+bool bench_invlpgb_model(void);
 /*
  * Runs the experiments that bench= selects, in table order, then removes
  * the model if bench_init installed it.
@@ -50,9 +72,12 @@ void bench_run(const struct config *cfg);
 void bench_diag(void *ctx, const char *msg);
 
 /* What each experiment will run, for the time budget (bench/plan.h). */
-void reclaim_plan_shape(struct plan_reclaim *p);
+void reclaim_plan_shape(const struct bench_params *p,
+			const struct bench_ctx *ctx, struct plan_reclaim *out);
 /* Measures what a page costs reclaim here, per page and batched. */
-void reclaim_pilot(struct plan_reclaim *p);
-void flushloop_plan_shape(struct plan_flushloop *p);
+void reclaim_pilot(const struct bench_params *p, struct bench_ctx *ctx,
+		   struct plan_reclaim *out);
+void flushloop_plan_shape(const struct bench_ctx *ctx,
+			  struct plan_flushloop *out);
 
 #endif

@@ -103,9 +103,9 @@ static void cost_op_once(enum cost_op op, const struct cpumask *one,
 
 /* The median cost of one op, less the timer's own. */
 static uint64_t cost_of(enum cost_op op, const struct cpumask *one,
-			const struct cpumask *all)
+			const struct cpumask *all, uint64_t over)
 {
-	uint64_t v[COST_ROUNDS], over = bench_overhead();
+	uint64_t v[COST_ROUNDS];
 
 	for (int i = 0; i < COST_ROUNDS; i++) {
 		uint64_t t0 = rdtsc_ordered();
@@ -118,7 +118,7 @@ static uint64_t cost_of(enum cost_op op, const struct cpumask *one,
 }
 
 /* A round to every responder while they read memory without pause. */
-static uint64_t ipi_all_busy(const struct cpumask *all)
+static uint64_t ipi_all_busy(const struct cpumask *all, uint64_t over)
 {
 	uint32_t done[MAX_CPUS];
 	uint64_t cost, t0;
@@ -129,7 +129,7 @@ static uint64_t ipi_all_busy(const struct cpumask *all)
 		done[cpu] = smp_background_finished(cpu);
 		smp_start_background(cpu, busy_reader, (void *)(uintptr_t)cpu);
 	}
-	cost = cost_of(OP_IPI_ALL, all, all);
+	cost = cost_of(OP_IPI_ALL, all, all, over);
 	busy_stop = true;
 	t0 = rdtsc();
 	for_each_cpu(cpu, all)
@@ -167,7 +167,7 @@ static uint64_t touch_cost(void)
 	return n ? (t1 - t0) / (uint64_t)n : 0;
 }
 
-static void measure_costs(void)
+static void measure_costs(uint64_t over)
 {
 	struct cpumask one, all;
 
@@ -178,20 +178,22 @@ static void measure_costs(void)
 		cpumask_set(cpumask_first(&all), &one);
 	costs.tsc_khz = tsc_freq.khz;
 	if (costs.responders) {
-		costs.ipi_one = cost_of(OP_IPI_ONE, &one, &all);
-		costs.ipi_all = cost_of(OP_IPI_ALL, &one, &all);
-		costs.ipi_all_busy = ipi_all_busy(&all);
+		costs.ipi_one = cost_of(OP_IPI_ONE, &one, &all, over);
+		costs.ipi_all = cost_of(OP_IPI_ALL, &one, &all, over);
+		costs.ipi_all_busy = ipi_all_busy(&all, over);
 	}
 	costs.touch = touch_cost();
-	costs.cr3 = cost_of(OP_CR3, &one, &all);
-	costs.invlpg = cost_of(OP_INVLPG, &one, &all);
-	costs.page_copy = cost_of(OP_COPY, &one, &all);
+	costs.cr3 = cost_of(OP_CR3, &one, &all, over);
+	costs.invlpg = cost_of(OP_INVLPG, &one, &all, over);
+	costs.page_copy = cost_of(OP_COPY, &one, &all, over);
 }
 
 /* The shootdown pilot over the fewest and the most pages of the sweep. */
-static void shootdown_pilot_plan(struct plan_shootdown *sd)
+static void shootdown_pilot_plan(const struct bench_params *p,
+				 struct bench_ctx *ctx,
+				 struct plan_shootdown *sd)
 {
-	struct sd_sweep sw = {.handler_timing = bench_params.handler_timing};
+	struct sd_sweep sw = {.handler_timing = p->handler_timing, .ctx = ctx};
 
 	if (!plan.budget_ms || !plan.run[PLAN_SHOOTDOWN] || !sd->npages)
 		return;
@@ -202,9 +204,9 @@ static void shootdown_pilot_plan(struct plan_shootdown *sd)
 		if (sd->pages[i] > sd->pilot_k[1])
 			sd->pilot_k[1] = sd->pages[i];
 	}
-	for (uint32_t i = 0; i < bench_params.strategies.n; i++)
-		sw.strategy[bench_params.strategies.v[i]] = true;
-	if (bench_invlpgb_planned())
+	for (uint32_t i = 0; i < p->strategies.n; i++)
+		sw.strategy[p->strategies.v[i]] = true;
+	if (bench_invlpgb_planned(&ctx->invlpgb))
 		sw.invlpgb_max_pages = cpu_info.invlpgb
 					       ? cpu_info.invlpgb_max_pages
 					       : INVLPGB_EMUL_MAX_PAGES;
@@ -212,36 +214,37 @@ static void shootdown_pilot_plan(struct plan_shootdown *sd)
 		sd->pilot[0][0] = 0; /* derive it instead */
 }
 
-static void fill_shootdown(const struct config *cfg)
+static void fill_shootdown(const struct config *cfg,
+			   const struct bench_params *p, struct bench_ctx *ctx)
 {
 	struct plan_shootdown *sd = &plan.sd;
 	struct param_list t;
 
 	/* As shootdown_run() takes them: no more than it maps. */
-	for (uint32_t i = 0; i < bench_params.pages.n; i++)
-		if (bench_params.pages.v[i] <= SD_MAX_PAGES)
-			sd->pages[sd->npages++] = bench_params.pages.v[i];
-	params_resolve_targets(&bench_params.targets, costs.responders, &t,
-			       NULL);
+	for (uint32_t i = 0; i < p->pages.n; i++)
+		if (p->pages.v[i] <= SD_MAX_PAGES)
+			sd->pages[sd->npages++] = p->pages.v[i];
+	params_resolve_targets(&p->targets, costs.responders, &t, NULL);
 	for (uint32_t i = 0; i < t.n && i < PLAN_LIST_MAX; i++)
 		sd->targets[sd->ntargets++] = t.v[i];
-	for (uint32_t i = 0; i < bench_params.strategies.n; i++) {
-		if (bench_params.strategies.v[i] == S_INVLPGB)
-			sd->invlpgb = bench_invlpgb_planned();
+	for (uint32_t i = 0; i < p->strategies.n; i++) {
+		if (p->strategies.v[i] == S_INVLPGB)
+			sd->invlpgb = bench_invlpgb_planned(&ctx->invlpgb);
 		else
 			sd->ipi_strategies++;
 	}
 	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++)
 		sd->classes += smp_cpu_in_class((enum topo_class)k) != 0;
-	shootdown_pilot_plan(sd);
-	sd->samples = bench_params.samples;
-	sd->warmup = bench_params.warmup;
+	shootdown_pilot_plan(p, ctx, sd);
+	sd->samples = p->samples;
+	sd->warmup = p->warmup;
 	sd->samples_set = config_given(cfg, "samples");
 	sd->warmup_set = config_given(cfg, "warmup");
 	sd->targets_set = config_given(cfg, "targets");
 }
 
-static void fill(const struct config *cfg, const bool run[PLAN_EXPS])
+static void fill(const struct config *cfg, const struct bench_params *p,
+		 const bool run[PLAN_EXPS], struct bench_ctx *ctx)
 {
 	plan = (struct plan){.budget_ms = cfg->budget_s * 1000};
 	for (int e = 0; e < PLAN_EXPS; e++)
@@ -249,38 +252,37 @@ static void fill(const struct config *cfg, const bool run[PLAN_EXPS])
 	/* Alone, shootdown and reclaim only say that they need 2 cpus. */
 	if (!costs.responders)
 		plan.run[PLAN_SHOOTDOWN] = plan.run[PLAN_RECLAIM] = false;
-	fill_shootdown(cfg);
+	fill_shootdown(cfg, p, ctx);
 	/* primitives: a handful of local ops and round trips per class. */
-	plan.primitives_cycles = plan_primitives_cycles(
-		bench_params.samples, plan.sd.classes, &costs);
-	reclaim_plan_shape(&plan.rc);
+	plan.primitives_cycles =
+		plan_primitives_cycles(p->samples, plan.sd.classes, &costs);
+	reclaim_plan_shape(p, ctx, &plan.rc);
 	if (plan.run[PLAN_RECLAIM] && plan.budget_ms)
-		reclaim_pilot(&plan.rc);
+		reclaim_pilot(p, ctx, &plan.rc);
 	/* 0 means "size it from free RAM", which is not a user's size. */
-	plan.rc.cold_set =
-		config_given(cfg, "reclaim_mb") && bench_params.reclaim_mb;
-	plan.rc.hot_set = config_given(cfg, "hot_mb") && bench_params.hot_mb;
-	flushloop_plan_shape(&plan.fl);
+	plan.rc.cold_set = config_given(cfg, "reclaim_mb") && p->reclaim_mb;
+	plan.rc.hot_set = config_given(cfg, "hot_mb") && p->hot_mb;
+	flushloop_plan_shape(ctx, &plan.fl);
 	plan.fl.duration_set = config_given(cfg, "duration_ms");
 }
 
-/* The plan back into the parameters the experiments read. */
-static void apply(void)
+/* The plan into the sizes the experiments run with. */
+static void apply(struct bench_sizes *s)
 {
-	bench_params.shootdown_samples = plan.sd.samples;
-	bench_params.shootdown_warmup = plan.sd.warmup;
+	s->sd_samples = plan.sd.samples;
+	s->sd_warmup = plan.sd.warmup;
 	/* Only when thinned: shootdown_run() reports the user's own list. */
 	if (plan.sd.ntargets < configured_ntargets) {
-		bench_params.targets.n = plan.sd.ntargets;
+		s->sd_targets.n = plan.sd.ntargets;
 		for (uint32_t i = 0; i < plan.sd.ntargets; i++)
-			bench_params.targets.v[i] = plan.sd.targets[i];
+			s->sd_targets.v[i] = plan.sd.targets[i];
 	}
 	/* Sizes from free RAM stay so unless the plan cut them. */
 	if (plan.rc.cold_pages / 256 < configured_cold_mb)
-		bench_params.reclaim_mb = plan.rc.cold_pages / 256;
+		s->reclaim_mb = plan.rc.cold_pages / 256;
 	if (plan.rc.hot_pages < configured_hot_pages)
-		bench_params.hot_mb = (plan.rc.hot_pages + 255) / 256;
-	bench_params.flushloop_ms = plan.fl.duration_ms;
+		s->hot_mb = (plan.rc.hot_pages + 255) / 256;
+	s->flushloop_ms = plan.fl.duration_ms;
 }
 
 static void print_costs(void)
@@ -397,17 +399,18 @@ static void plan_record(void)
 	record_end(&r);
 }
 
-void budget_plan(const struct config *cfg, const bool run[PLAN_EXPS])
+void budget_plan(const struct config *cfg, const struct bench_params *p,
+		 const bool run[PLAN_EXPS], struct bench_ctx *ctx)
 {
-	measure_costs();
-	fill(cfg, run);
+	measure_costs(ctx->records.overhead);
+	fill(cfg, p, run, ctx);
 	configured_samples = plan.sd.samples;
 	configured_cold_mb = plan.rc.cold_pages / 256;
 	configured_hot_pages = plan.rc.hot_pages;
 	configured_ntargets = plan.sd.ntargets;
 	configured_fl_ms = plan.fl.duration_ms;
 	plan_make(&plan, &costs);
-	apply();
+	apply(&ctx->size);
 	print_costs();
 	if (!plan.budget_ms)
 		report_info("bench: plan: no budget (budget_s=0): %llu ms "

@@ -2,7 +2,8 @@
 /*
  * The time budget in the running kernel (budget_s=): measure what the
  * operations cost here, plan the experiments with bench/plan.c, apply the
- * plan to bench_params and print it (INFO lines and a `plan` record);
+ * plan to the sizes the experiments run with (struct bench_sizes) and
+ * print it (INFO lines and a `plan` record);
  * afterwards, say how long each experiment took against its plan (a
  * `budget` record and one INFO line that says whether the run fit).
  */
@@ -10,11 +11,13 @@
 #define BENCH_BUDGET_H
 
 #include <stdbool.h>
+#include "bench/bench.h"
 #include "bench/plan.h"
 #include "kernel/config.h"
 
 /* run[e]: experiment e (plan.h order = the experiment table's) is selected. */
-void budget_plan(const struct config *cfg, const bool run[PLAN_EXPS]);
+void budget_plan(const struct config *cfg, const struct bench_params *p,
+		 const bool run[PLAN_EXPS], struct bench_ctx *ctx);
 
 /* Experiment e took `cycles`. */
 void budget_account(enum plan_exp e, uint64_t cycles);

@@ -122,24 +122,25 @@ static uint64_t round_start, round_cycles;
  * cpu 0, between two of its operations (outside its latency samples),
  * while the others loop: a progress line and a tick record when due.
  */
-static void between_ops(void)
+static void between_ops(struct bench_ctx *ctx)
 {
+	struct bench_progress *pr = &ctx->progress;
 	struct record rec;
 	char buf[256];
 	unsigned cpu, k = 0;
 
-	if (bench_progress_due()) {
+	if (bench_progress_due(pr)) {
 		char what[48];
 
 		ksnprintf(what, sizeof(what), "%s %u cpus, round %u/%u",
 			  fl_names[fl_strategy], round_cpus, rounds_done + 1,
 			  rounds_total);
-		bench_progress("flushloop",
+		bench_progress(pr, "flushloop",
 			       rounds_done * round_cycles + rdtsc() -
 				       round_start,
 			       rounds_total * round_cycles, what);
 	}
-	if (!bench_tick_begin(&rec, buf, sizeof(buf), "flushloop",
+	if (!bench_tick_begin(pr, &rec, buf, sizeof(buf), "flushloop",
 			      fl_names[fl_strategy], TICK_MS))
 		return;
 	json_u64(&rec.j, "cpus", round_cpus);
@@ -278,7 +279,11 @@ static void check_other(struct fl_cpu *me, unsigned self, unsigned *pos)
 	note_stale(owner, self, v, done);
 }
 
-/* Every participant, interrupts on: it must answer the others' flushes. */
+/*
+ * Every participant, interrupts on: it must answer the others' flushes.
+ * arg: the experiment's context on cpu 0, which drives the round; NULL
+ * on the others.
+ */
 static void loop(void *arg)
 {
 	unsigned self = this_cpu(), pos = 0;
@@ -294,7 +299,6 @@ static void loop(void *arg)
 				.concurrent = true,
 				.invlpgb_max = invlpgb_max};
 
-	(void)arg;
 	cpumask_copy(&others, &participants);
 	cpumask_clear(self, &others);
 	while (pos < norder && order[pos] != self)
@@ -324,7 +328,7 @@ static void loop(void *arg)
 		if (rdtsc() > deadline)
 			__atomic_store_n(&fl_stop, true, __ATOMIC_RELEASE);
 		else
-			between_ops();
+			between_ops(arg);
 	}
 }
 
@@ -366,7 +370,7 @@ static void drop_entries(void)
 }
 
 /* Runs the loop on the first n online CPUs (0 among them) for a while. */
-static void run_round(unsigned n, uint64_t duration_us)
+static void run_round(struct bench_ctx *ctx, unsigned n, uint64_t duration_us)
 {
 	uint32_t runs[MAX_CPUS];
 	unsigned cpu, k = 0;
@@ -394,7 +398,7 @@ static void run_round(unsigned n, uint64_t duration_us)
 	round_start = rdtsc();
 	deadline = round_start + round_cycles;
 	irq_enable(); /* cpu 0 answers the others' flushes too */
-	loop(NULL);
+	loop(ctx);
 	start = rdtsc();
 	for_each_cpu(cpu, &participants)
 		while (cpu && smp_background_finished(cpu) == runs[cpu] &&
@@ -413,7 +417,8 @@ struct fl_tally {
 	struct fl_stale first;
 };
 
-static void record(unsigned n, uint64_t duration_us, struct fl_tally *t)
+static void record(struct bench_ctx *ctx, unsigned n, uint64_t duration_us,
+		   struct fl_tally *t)
 {
 	uint64_t total = 0, lo = UINT64_MAX, hi = 0, failed = 0, bad = 0;
 	uint64_t reads = 0, stale = 0;
@@ -460,7 +465,7 @@ static void record(unsigned n, uint64_t duration_us, struct fl_tally *t)
 
 	if (!nlat)
 		latency[0] = 0;
-	result_emit(&r);
+	result_emit(&ctx->records, &r);
 	bench_printf("  %-10s %4u cpus %10llu ops/s  per cpu %8llu..%-8llu  "
 		     "stale cross-cpu %llu of %llu%s\n",
 		     fl_names[fl_strategy], n, (unsigned long long)f[1].value,
@@ -513,7 +518,8 @@ static int negative_control(void)
  * "flushed"; where one does not, the cross-CPU check cannot see a
  * missed remote flush on it. True only if every CPU did.
  */
-static bool cross_control(unsigned online, uint64_t us)
+static bool cross_control(struct bench_ctx *ctx, bool local, unsigned online,
+			  uint64_t us)
 {
 	const char *name = "flushloop: cross-cpu negative control";
 	struct fl_tally t = {0};
@@ -526,10 +532,10 @@ static bool cross_control(unsigned online, uint64_t us)
 	fl_local = true;
 	fl_strategy = FL_CONTROL;
 	stale_taken = false;
-	run_round(online, us);
+	run_round(ctx, online, us);
 	rounds_done++;
-	record(online, us, &t);
-	fl_local = bench_params.flushloop_local;
+	record(ctx, online, us, &t);
+	fl_local = local;
 	for_each_cpu(cpu, &participants)
 		if (!fl[cpu].stale_remote && !blind++)
 			first = cpu;
@@ -559,27 +565,27 @@ static bool cross_control(unsigned online, uint64_t us)
 	return false;
 }
 
-static bool strategy_available(enum fl_strategy s)
+static bool strategy_available(struct bench_ctx *ctx, enum fl_strategy s)
 {
 	bool emulated;
 
 	if (s != FL_INVLPGB)
 		return true;
-	invlpgb_max = bench_invlpgb("flushloop", &emulated);
+	invlpgb_max = bench_invlpgb(&ctx->invlpgb, "flushloop", &emulated);
 	return invlpgb_max != 0;
 }
 
-void flushloop_plan_shape(struct plan_flushloop *p)
+void flushloop_plan_shape(const struct bench_ctx *ctx, struct plan_flushloop *p)
 {
 	unsigned online = cpumask_count(&cpus_online);
 
-	p->strategies = FL_COUNT - 1 + bench_invlpgb_planned();
+	p->strategies = FL_COUNT - 1 + bench_invlpgb_planned(&ctx->invlpgb);
 	p->cpu_counts = 0;
 	for (unsigned n = 1; n <= online;
 	     n = n * 2 > online && n != online ? online : n * 2)
 		p->cpu_counts++;
 	p->controls = online > 1;
-	p->duration_ms = bench_params.flushloop_ms;
+	p->duration_ms = ctx->size.flushloop_ms;
 }
 
 static void own_verdict(int s, const struct fl_tally *t, int control)
@@ -647,15 +653,15 @@ static void cross_verdict(int s, const struct fl_tally *t, unsigned online,
 	}
 }
 
-void flushloop_run(void)
+void flushloop_run(const struct bench_params *p, struct bench_ctx *ctx)
 {
-	uint64_t us = bench_params.flushloop_ms * 1000;
+	uint64_t us = ctx->size.flushloop_ms * 1000;
 	unsigned online = cpumask_count(&cpus_online);
 	struct plan_flushloop shape;
 	bool cross;
 	int control;
 
-	flushloop_plan_shape(&shape);
+	flushloop_plan_shape(ctx, &shape);
 	rounds_total = shape.strategies * shape.cpu_counts + shape.controls;
 	rounds_done = 0;
 	latency = bench_alloc(FL_LATENCIES);
@@ -668,7 +674,7 @@ void flushloop_run(void)
 		bench_free(latency, FL_LATENCIES);
 		return;
 	}
-	fl_local = bench_params.flushloop_local;
+	fl_local = p->flushloop_local;
 	if (fl_local)
 		report_info("selftest: selftest=flushloop-local: every "
 			    "flushloop strategy INVLPGs on the flushing cpu "
@@ -679,20 +685,20 @@ void flushloop_run(void)
 	bench_printf(
 		"flushloop: write, unmap + flush, remap, check; read another "
 		"cpu's page between operations; %llu ms each\n",
-		(unsigned long long)bench_params.flushloop_ms);
-	cross = cross_control(online, us);
+		(unsigned long long)ctx->size.flushloop_ms);
+	cross = cross_control(ctx, p->flushloop_local, online, us);
 	for (int s = 0; s < FL_COUNT; s++) {
 		struct fl_tally t = {0};
 
 		fl_strategy = (enum fl_strategy)s;
-		if (!strategy_available(fl_strategy))
+		if (!strategy_available(ctx, fl_strategy))
 			continue;
 		stale_taken = false;
 		for (unsigned n = 1; n <= online;
 		     n = n * 2 > online && n != online ? online : n * 2) {
-			run_round(n, us);
+			run_round(ctx, n, us);
 			rounds_done++;
-			record(n, us, &t);
+			record(ctx, n, us, &t);
 		}
 		own_verdict(s, &t, control);
 		cross_verdict(s, &t, online, cross);

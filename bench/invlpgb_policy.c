@@ -10,32 +10,29 @@
 #include "kernel/report.h"
 #include "kernel/x86.h"
 
-extern struct bench_params bench_params;
-static bool model_on; /* the INVLPGB software model is installed */
-
-void bench_invlpgb_init(void)
+void bench_invlpgb_init(struct invlpgb_policy *pol,
+			enum param_invlpgb_mode mode)
 {
-	model_on = bench_params.invlpgb.mode == PARAM_INVLPGB_EMULATE &&
-		   invlpgb_emul_enable();
+	*pol = (struct invlpgb_policy){.mode = mode};
+	pol->model_on = mode == PARAM_INVLPGB_EMULATE && invlpgb_emul_enable();
 }
 
-void bench_invlpgb_fini(void)
+void bench_invlpgb_fini(struct invlpgb_policy *pol)
 {
-	if (model_on)
+	if (pol->model_on)
 		invlpgb_emul_disable();
-	model_on = false;
+	pol->model_on = false;
 }
 
 /* invlpgb=force: execute it once, as asked; the #UD is caught, reported. */
-static void invlpgb_force_probe(const char *bench)
+static void invlpgb_force_probe(struct invlpgb_policy *pol, const char *bench)
 {
-	static bool probed;
 	char name[48];
 	int vec;
 
-	if (probed)
+	if (pol->probed)
 		return;
-	probed = true;
+	pol->probed = true;
 	vec = invlpgb_safe(0x5, 0, 0); /* VA 0, ASID 0, one page */
 	if (!vec)
 		vec = tlbsync_safe();
@@ -44,15 +41,16 @@ static void invlpgb_force_probe(const char *bench)
 		     cpu_invlpgb_absent_reason());
 }
 
-bool bench_invlpgb_planned(void)
+bool bench_invlpgb_planned(const struct invlpgb_policy *pol)
 {
-	return bench_params.invlpgb.mode != PARAM_INVLPGB_OFF &&
-	       (cpu_info.invlpgb || model_on);
+	return pol->mode != PARAM_INVLPGB_OFF &&
+	       (cpu_info.invlpgb || pol->model_on);
 }
 
-uint32_t bench_invlpgb(const char *bench, bool *emulated)
+uint32_t bench_invlpgb(struct invlpgb_policy *pol, const char *bench,
+		       bool *emulated)
 {
-	enum param_invlpgb_mode mode = bench_params.invlpgb.mode;
+	enum param_invlpgb_mode mode = pol->mode;
 	char name[48];
 
 	*emulated = false;
@@ -63,20 +61,15 @@ uint32_t bench_invlpgb(const char *bench, bool *emulated)
 	}
 	if (cpu_info.invlpgb)
 		return cpu_info.invlpgb_max_pages;
-	if (model_on) {
+	if (pol->model_on) {
 		*emulated = true;
 		return INVLPGB_EMUL_MAX_PAGES;
 	}
 	if (mode == PARAM_INVLPGB_FORCE) {
-		invlpgb_force_probe(bench);
+		invlpgb_force_probe(pol, bench);
 		report_skip(name, "INVLPGB is not executable here");
 		return 0;
 	}
 	report_skip(name, "%s", cpu_invlpgb_absent_reason());
 	return 0;
-}
-
-bool bench_invlpgb_model(void)
-{
-	return model_on;
 }

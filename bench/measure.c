@@ -11,12 +11,10 @@
 
 #define OVERHEAD_ROUNDS 1000
 
-static uint64_t overhead = UINT64_MAX;
-
 uint64_t bench_overhead(void)
 {
-	if (overhead != UINT64_MAX)
-		return overhead;
+	uint64_t overhead = UINT64_MAX;
+
 	for (int i = 0; i < OVERHEAD_ROUNDS; i++) {
 		uint64_t t0 = rdtsc_ordered(), t1 = rdtsc_ordered();
 

@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Cost of an empty timed region (back-to-back ordered TSC reads), min. */
+/*
+ * Cost of an empty timed region (back-to-back ordered TSC reads), min;
+ * measured anew each call (the runner keeps it in struct bench_ctx).
+ */
 uint64_t bench_overhead(void);
 
 /* A zeroed buffer of n samples, or NULL (with a FAIL) if memory is out. */

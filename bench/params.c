@@ -544,9 +544,6 @@ size_t params_from_config(const struct config *cfg,
 	nd += params_parse_delay(cfg->delay_handler, strategies, &out->delay,
 				 d);
 	out->duration_ms = cfg->duration_ms ? cfg->duration_ms : 1;
-	out->flushloop_ms = out->duration_ms;
-	out->shootdown_samples = out->samples;
-	out->shootdown_warmup = out->warmup;
 	return nd;
 }
 

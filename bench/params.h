@@ -113,9 +113,6 @@ struct bench_params {
 	struct param_invlpgb invlpgb;
 	uint32_t samples, warmup;
 	uint64_t reclaim_mb, hot_mb, duration_ms;
-	uint64_t flushloop_ms; /* duration_ms, unless the time budget cut it */
-	/* samples and warmup, unless the time budget cut them (shootdown) */
-	uint32_t shootdown_samples, shootdown_warmup;
 	bool writers;
 	bool handler_timing; /* shootdown: time the responders' handlers */
 	/*

@@ -27,8 +27,8 @@ static volatile uint64_t *const prim = (volatile uint64_t *)PRIM_VA;
 static const char *distance; /* of the remote CPU, for the records */
 
 /* raw: the timer's own cost, from which nothing is subtracted. */
-static void emit_as(const char *strategy, uint64_t *s, unsigned n,
-		    unsigned targets, uint64_t cpu, bool raw)
+static void emit_as(struct bench_ctx *ctx, const char *strategy, uint64_t *s,
+		    unsigned n, unsigned targets, uint64_t cpu, bool raw)
 {
 	struct result_field f[1] = {{"cpu", cpu, false}};
 	struct result r = {.bench = "primitives",
@@ -42,7 +42,7 @@ static void emit_as(const char *strategy, uint64_t *s, unsigned n,
 			   .nfields = 1};
 
 	r.distance = targets ? distance : NULL;
-	result_emit(&r);
+	result_emit(&ctx->records, &r);
 	bench_printf(
 		"  %-20s cpu %3llu %-12s p50 %7llu cyc %7llu ns p99 %7llu\n",
 		strategy, (unsigned long long)cpu,
@@ -51,10 +51,10 @@ static void emit_as(const char *strategy, uint64_t *s, unsigned n,
 		(unsigned long long)r.st.p99);
 }
 
-static void emit(const char *strategy, uint64_t *s, unsigned n,
-		 unsigned targets, uint64_t cpu)
+static void emit(struct bench_ctx *ctx, const char *strategy, uint64_t *s,
+		 unsigned n, unsigned targets, uint64_t cpu)
 {
-	emit_as(strategy, s, n, targets, cpu, false);
+	emit_as(ctx, strategy, s, n, targets, cpu, false);
 }
 
 /*
@@ -166,8 +166,9 @@ static void tally(const char *name, const struct entry_counts *c, unsigned n)
 	}
 }
 
-static void emit_local(const char *name, unsigned pages, uint64_t *s,
-		       unsigned n, const struct entry_counts *c, bool emulated)
+static void emit_local(struct bench_ctx *ctx, const char *name, unsigned pages,
+		       uint64_t *s, unsigned n, const struct entry_counts *c,
+		       bool emulated)
 {
 	struct result_field f[3] = {{"cpu", this_cpu(), false},
 				    {"cached", c->cached, false},
@@ -181,7 +182,7 @@ static void emit_local(const char *name, unsigned pages, uint64_t *s,
 			   .nfields = 3,
 			   .emulated = emulated};
 
-	result_emit(&r);
+	result_emit(&ctx->records, &r);
 	bench_printf(
 		"  %-20s cpu %3u %-12s p50 %7llu cyc %7llu ns p99 %7llu%s\n",
 		name, this_cpu(), "(local)", (unsigned long long)r.st.p50,
@@ -190,8 +191,9 @@ static void emit_local(const char *name, unsigned pages, uint64_t *s,
 }
 
 /* Times op over a range of `pages` pages, each cached before each sample. */
-static void time_local(const char *name, local_op op, const void *arg,
-		       unsigned pages, uint64_t *s, unsigned n, bool emulated)
+static void time_local(struct bench_ctx *ctx, const char *name, local_op op,
+		       const void *arg, unsigned pages, uint64_t *s, unsigned n,
+		       bool emulated)
 {
 	struct entry_counts c = {0, 0};
 
@@ -205,12 +207,12 @@ static void time_local(const char *name, local_op op, const void *arg,
 		s[i] = t1 - t0;
 		c.dropped += range_reads(pages, frames[cur]);
 	}
-	emit_local(name, pages, s, n, &c, emulated);
+	emit_local(ctx, name, pages, s, n, &c, emulated);
 	tally(name, &c, n);
 }
 
-static void time_invlpgb(uint64_t *s, unsigned n, uint32_t max_pages,
-			 bool emulated)
+static void time_invlpgb(struct bench_ctx *ctx, uint64_t *s, unsigned n,
+			 uint32_t max_pages, bool emulated)
 {
 	struct invlpgb_caps caps = {.max_pages = max_pages,
 				    .pcide = cpu_info.pcid};
@@ -223,7 +225,7 @@ static void time_invlpgb(uint64_t *s, unsigned n, uint32_t max_pages,
 		if (invlpgb_encode(&req, &caps, &r) || !map_range(pages))
 			break;
 		ksnprintf(name, sizeof(name), "invlpgb+tlbsync-%u", pages);
-		time_local(name, op_invlpgb, &r, pages, s, n, emulated);
+		time_local(ctx, name, op_invlpgb, &r, pages, s, n, emulated);
 	}
 }
 
@@ -265,23 +267,24 @@ static void entry_control(void)
 	(void)range_reads(1, frames[cur]);
 }
 
-static void tlb_primitives(uint64_t *s, unsigned n)
+static void tlb_primitives(struct bench_ctx *ctx, uint64_t *s, unsigned n)
 {
 	uint32_t max_pages;
 	bool emulated;
 
 	entry_control();
-	time_local("invlpg", op_invlpg, NULL, 1, s, n, false);
-	time_local("cr3-reload", op_cr3, NULL, 1, s, n, false);
+	time_local(ctx, "invlpg", op_invlpg, NULL, 1, s, n, false);
+	time_local(ctx, "cr3-reload", op_cr3, NULL, 1, s, n, false);
 	if (cpu_info.invpcid && cpu_info.pcid)
-		time_local("invpcid-addr", op_invpcid, NULL, 1, s, n, false);
+		time_local(ctx, "invpcid-addr", op_invpcid, NULL, 1, s, n,
+			   false);
 	else
 		report_skip("primitives: invpcid", "CPUID.7:EBX[10] (INVPCID) "
 						   "or CPUID.1:ECX[17] (PCID) "
 						   "is clear");
-	max_pages = bench_invlpgb("primitives", &emulated);
+	max_pages = bench_invlpgb(&ctx->invlpgb, "primitives", &emulated);
 	if (max_pages)
-		time_invlpgb(s, n, max_pages, emulated);
+		time_invlpgb(ctx, s, n, max_pages, emulated);
 	entry_verdicts();
 }
 
@@ -351,7 +354,8 @@ static bool time_pingpong(unsigned cpu, uint64_t *s, unsigned n)
 	return xcall_wait(&one, PINGPONG_TIMEOUT_US);
 }
 
-static void remote_primitives(unsigned cpu, uint64_t *s, unsigned n)
+static void remote_primitives(struct bench_ctx *ctx, unsigned cpu, uint64_t *s,
+			      unsigned n)
 {
 	bool ok = true;
 
@@ -362,7 +366,7 @@ static void remote_primitives(unsigned cpu, uint64_t *s, unsigned n)
 		s[i] = rdtsc_ordered() - t0;
 	}
 	if (ok)
-		emit("ipi-roundtrip", s, n, 1, cpu);
+		emit(ctx, "ipi-roundtrip", s, n, 1, cpu);
 	for (unsigned i = 0; i < n && ok; i++) {
 		uint64_t t0 = rdtsc_ordered();
 
@@ -370,17 +374,17 @@ static void remote_primitives(unsigned cpu, uint64_t *s, unsigned n)
 		s[i] = rdtsc_ordered() - t0;
 	}
 	if (ok)
-		emit("xcall-roundtrip", s, n, 1, cpu);
+		emit(ctx, "xcall-roundtrip", s, n, 1, cpu);
 	if (ok && (ok = time_pingpong(cpu, s, n)))
-		emit("cacheline-pingpong", s, n, 1, cpu);
+		emit(ctx, "cacheline-pingpong", s, n, 1, cpu);
 	report_check(ok, "primitives: round trips",
 		     "cpu %u (%s), apic id %u stopped answering", cpu, distance,
 		     cpu_apic_id[cpu]);
 }
 
-void primitives_run(void)
+void primitives_run(const struct bench_params *p, struct bench_ctx *ctx)
 {
-	unsigned n = bench_params.samples, far = 0, cpu;
+	unsigned n = p->samples, far = 0, cpu;
 	uint64_t *s = bench_alloc(n);
 
 	if (!s)
@@ -396,15 +400,15 @@ void primitives_run(void)
 	}
 	bench_printf("primitives: on cpu %u (cycles and ns, p50 / p99)\n",
 		     this_cpu());
-	emit_as("tsc-read", s, n, 0, this_cpu(), true);
-	tlb_primitives(s, n);
+	emit_as(ctx, "tsc-read", s, n, 0, this_cpu(), true);
+	tlb_primitives(ctx, s, n);
 	/* One CPU of every distance class from this one (topology). */
 	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++) {
 		cpu = smp_cpu_in_class((enum topo_class)k);
 		if (!cpu)
 			continue;
 		distance = topo_class_name((enum topo_class)k);
-		remote_primitives(cpu, s, n);
+		remote_primitives(ctx, cpu, s, n);
 		far++;
 	}
 	if (!far)

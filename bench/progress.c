@@ -13,7 +13,6 @@
 
 #define PROGRESS_US 3000000
 
-static uint64_t exp_start, last_progress, last_tick;
 static bool human_text = true; /* output= is not json */
 
 void bench_text(bool on)
@@ -32,25 +31,25 @@ void bench_printf(const char *fmt, ...)
 	va_end(ap);
 }
 
-void bench_progress_begin(void)
+void bench_progress_begin(struct bench_progress *pr)
 {
-	exp_start = last_progress = last_tick = rdtsc();
+	pr->start = pr->last_progress = pr->last_tick = rdtsc();
 }
 
-bool bench_progress_due(void)
+bool bench_progress_due(const struct bench_progress *pr)
 {
-	return rdtsc() - last_progress >= us_to_cycles(PROGRESS_US);
+	return rdtsc() - pr->last_progress >= us_to_cycles(PROGRESS_US);
 }
 
-void bench_progress(const char *what, uint64_t done, uint64_t total,
-		    const char *detail)
+void bench_progress(struct bench_progress *pr, const char *what, uint64_t done,
+		    uint64_t total, const char *detail)
 {
-	uint64_t now = rdtsc(), elapsed = now - exp_start;
+	uint64_t now = rdtsc(), elapsed = now - pr->start;
 	char eta[24] = "?";
 
-	if (!total || done > total || !bench_progress_due())
+	if (!total || done > total || !bench_progress_due(pr))
 		return;
-	last_progress = now;
+	pr->last_progress = now;
 	/* cycles per unit times units left: no 64-bit overflow */
 	if (done)
 		ksnprintf(eta, sizeof(eta), "%llu",
@@ -63,18 +62,18 @@ void bench_progress(const char *what, uint64_t done, uint64_t total,
 		     detail ? ")" : "", eta);
 }
 
-bool bench_tick_begin(struct record *rec, char *buf, size_t cap,
-		      const char *bench, const char *strategy,
+bool bench_tick_begin(struct bench_progress *pr, struct record *rec, char *buf,
+		      size_t cap, const char *bench, const char *strategy,
 		      unsigned interval_ms)
 {
 	uint64_t now = rdtsc();
 
-	if (now - last_tick < us_to_cycles(interval_ms * 1000ull))
+	if (now - pr->last_tick < us_to_cycles(interval_ms * 1000ull))
 		return false;
-	last_tick = now;
+	pr->last_tick = now;
 	record_begin(rec, buf, cap, "tick");
 	json_str(&rec->j, "bench", bench);
-	json_u64(&rec->j, "t_ms", tsc_to_ns(now - exp_start) / 1000000);
+	json_u64(&rec->j, "t_ms", tsc_to_ns(now - pr->start) / 1000000);
 	json_str(&rec->j, "strategy", strategy);
 	return true;
 }

@@ -23,14 +23,20 @@ void bench_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * Progress, free text at most every 3 s: "<what>: 42% (<detail>), eta 12 s",
  * the ETA from the TSC time since bench_progress_begin() (bench_run calls
- * it before each experiment). done and total count any unit (configurations,
+ * it before each experiment, on the context's struct bench_progress). done and total count any unit (configurations,
  * pages, cycles); detail may be NULL. bench_progress_due() says whether a
  * line would print now, to spare formatting the detail.
  */
-void bench_progress_begin(void);
-bool bench_progress_due(void);
-void bench_progress(const char *what, uint64_t done, uint64_t total,
-		    const char *detail);
+struct bench_progress {
+	uint64_t start;		/* TSC at the experiment's start */
+	uint64_t last_progress; /* TSC of the last line */
+	uint64_t last_tick;	/* TSC of the last tick record */
+};
+
+void bench_progress_begin(struct bench_progress *pr);
+bool bench_progress_due(const struct bench_progress *pr);
+void bench_progress(struct bench_progress *pr, const char *what, uint64_t done,
+		    uint64_t total, const char *detail);
 
 /*
  * Timeline ticks (docs/output.md): a "tick" record every interval_ms of
@@ -42,8 +48,8 @@ void bench_progress(const char *what, uint64_t done, uint64_t total,
  */
 #define BENCH_TICK_CPUS 8
 struct record;
-bool bench_tick_begin(struct record *rec, char *buf, size_t cap,
-		      const char *bench, const char *strategy,
+bool bench_tick_begin(struct bench_progress *pr, struct record *rec, char *buf,
+		      size_t cap, const char *bench, const char *strategy,
 		      unsigned interval_ms);
 
 #endif

@@ -48,16 +48,16 @@ static bool uses_ipis(const struct rc_run *r)
 
 /* Sizes from free memory: cold <= 20 GiB and a third of it (the swap
  * copy takes as much again), each hot region <= 2 GiB. */
-static void size_up(struct rc_config *c, unsigned workers)
+static void size_up(struct rc_config *c, const struct bench_sizes *sz,
+		    unsigned workers)
 {
 	uint64_t free = frames_free() * PAGE_SIZE, cold, hot;
 
-	cold = bench_params.reclaim_mb ? bench_params.reclaim_mb << 20
-				       : free / 3;
+	cold = sz->reclaim_mb ? sz->reclaim_mb << 20 : free / 3;
 	if (cold > 20 * GIB)
 		cold = 20 * GIB;
-	hot = bench_params.hot_mb ? bench_params.hot_mb << 20
-				  : free / 6 / (workers ? workers : 1);
+	hot = sz->hot_mb ? sz->hot_mb << 20
+			 : free / 6 / (workers ? workers : 1);
 	if (hot > 2 * GIB)
 		hot = 2 * GIB;
 	if (workers && hot * workers > RC_HOT_SPACE)
@@ -70,19 +70,20 @@ static void size_up(struct rc_config *c, unsigned workers)
 	c->workers = workers;
 }
 
-void reclaim_plan_shape(struct plan_reclaim *p)
+void reclaim_plan_shape(const struct bench_params *params,
+			const struct bench_ctx *ctx, struct plan_reclaim *p)
 {
 	struct rc_config c = {0};
-	bool invlpgb = bench_invlpgb_planned();
+	bool invlpgb = bench_invlpgb_planned(&ctx->invlpgb);
 
-	size_up(&c, cpumask_count(&cpus_online) - 1);
+	size_up(&c, &ctx->size, cpumask_count(&cpus_online) - 1);
 	p->cold_pages = c.cold_pages;
 	p->hot_pages = c.hot_pages;
 	p->workers = c.workers;
-	p->duration_ms = bench_params.duration_ms;
+	p->duration_ms = params->duration_ms;
 	p->per_page_passes = p->nbatches = 0;
 	/* Each strategy's writer pass, beside its reader pass */
-	p->writer_pages = bench_params.writers ? RC_WRITER_PAGES : 0;
+	p->writer_pages = params->writers ? RC_WRITER_PAGES : 0;
 	for (size_t i = 0; i < NRUNS + 1; i++) {
 		const struct rc_run *r = i ? &runs[i - 1] : &control;
 
@@ -116,14 +117,17 @@ static uint64_t pilot_pass(struct rc_config *c, enum rc_strategy s,
  * workers and the flushes share the CPUs, above all under TCG), so it is
  * measured rather than derived.
  */
-void reclaim_pilot(struct plan_reclaim *p)
+void reclaim_pilot(const struct bench_params *params, struct bench_ctx *ctx,
+		   struct plan_reclaim *p)
 {
-	struct rc_config c = {.writers = bench_params.writers,
+	struct rc_config c = {.writers = params->writers,
 			      .base_us = PILOT_BASE_US,
-			      .seed = bench_params.seed};
+			      .seed = params->seed,
+			      .bug = params->invlpgb.bug,
+			      .ctx = ctx};
 	uint64_t *s, t0;
 
-	size_up(&c, cpumask_count(&cpus_online) - 1);
+	size_up(&c, &ctx->size, cpumask_count(&cpus_online) - 1);
 	if (!c.workers || c.cold_pages < PMD_PAGES)
 		return;
 	c.cold_pages = PMD_PAGES;
@@ -143,7 +147,8 @@ void reclaim_pilot(struct plan_reclaim *p)
 	bench_free(s, c.cold_pages);
 }
 
-static void emit(struct rc_run *r, uint64_t *samples, uint64_t n)
+static void emit(struct bench_ctx *ctx, struct rc_run *r, uint64_t *samples,
+		 uint64_t n)
 {
 	/* the time spent printing ticks and progress left out */
 	uint64_t ns = tsc_to_ns(r->cycles - r->ticks), others = nr_cpus - 1;
@@ -170,7 +175,7 @@ static void emit(struct rc_run *r, uint64_t *samples, uint64_t n)
 			     .nfields = sizeof(f) / sizeof(f[0]),
 			     .emulated = r->emulated};
 
-	result_emit(&res);
+	result_emit(&ctx->records, &res);
 	bench_printf("  %-22s %5u %8llu %8llu %6lld%% %10llu %6llu\n", r->name,
 		     r->batch, (unsigned long long)r->icr,
 		     (unsigned long long)r->irqs, (long long)r->loss_pct,
@@ -302,7 +307,7 @@ static bool run_one(struct rc_config *c, struct rc_run *r, uint64_t *s)
 		return false;
 	r->lost = lost;
 	report_refused(r);
-	emit(r, s, r->flushes);
+	emit(c->ctx, r, s, r->flushes);
 	return true;
 }
 
@@ -310,7 +315,7 @@ static enum rc_control negative_control(struct rc_config *c, uint64_t *s)
 {
 	if (!c->writers || !pass(c, &control, s))
 		return RC_CONTROL_NOT_RUN;
-	emit(&control, s, control.flushes);
+	emit(c->ctx, &control, s, control.flushes);
 	/* The verdicts speak for every worker: each must have lost one. */
 	if (control.lost && control.lost_workers == control.writing_workers) {
 		report_pass("reclaim: negative control: writing back before "
@@ -335,7 +340,7 @@ static enum rc_control negative_control(struct rc_config *c, uint64_t *s)
 	return RC_CONTROL_KEPT;
 }
 
-void reclaim_run(void)
+void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 {
 	static struct rc_config c;
 	bool ran[NRUNS] = {false};
@@ -346,15 +351,18 @@ void reclaim_run(void)
 		report_skip("reclaim", "needs at least 2 cpus online");
 		return;
 	}
-	c = (struct rc_config){.writers = bench_params.writers,
-			       .base_us = bench_params.duration_ms * 1000,
-			       .seed = bench_params.seed};
-	size_up(&c, cpumask_count(&cpus_online) - 1);
-	if (bench_params.reclaim_mb && bench_params.reclaim_mb < 2)
+	c = (struct rc_config){.writers = p->writers,
+			       .base_us = p->duration_ms * 1000,
+			       .seed = p->seed,
+			       .bug = p->invlpgb.bug,
+			       .ctx = ctx};
+	size_up(&c, &ctx->size, cpumask_count(&cpus_online) - 1);
+	if (ctx->size.reclaim_mb && ctx->size.reclaim_mb < 2)
 		report_info("reclaim: reclaim_mb=%llu is less than one PMD, "
 			    "the unit a batch pages out: paging out 2 MiB",
-			    (unsigned long long)bench_params.reclaim_mb);
-	c.invlpgb_max_pages = bench_invlpgb("reclaim", &c.invlpgb_emulated);
+			    (unsigned long long)ctx->size.reclaim_mb);
+	c.invlpgb_max_pages =
+		bench_invlpgb(&ctx->invlpgb, "reclaim", &c.invlpgb_emulated);
 	c.progress = true;
 	control.writers = true;
 	c.count = c.writers; /* the negative control */

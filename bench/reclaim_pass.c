@@ -349,9 +349,8 @@ static void flush(struct rc_run *run, uint64_t first, unsigned n)
 		 * EN-26:10), which the encoder must refuse and this run
 		 * must report. The other bugs are shootdown's.
 		 */
-		.stride = bench_params.invlpgb.bug == PARAM_BUG_STRIDE
-				  ? INVLPGB_2M
-				  : INVLPGB_4K,
+		.stride =
+			cur->bug == PARAM_BUG_STRIDE ? INVLPGB_2M : INVLPGB_4K,
 	};
 	struct flush_plan plan;
 	int err;
@@ -378,10 +377,11 @@ static void between_units(struct rc_run *run, uint64_t done)
 	uint64_t t0 = rdtsc();
 	unsigned nw =
 		cur->workers < BENCH_TICK_CPUS ? cur->workers : BENCH_TICK_CPUS;
+	struct bench_progress *pr = &cur->ctx->progress;
 	struct record rec;
 	char buf[256];
 
-	if (bench_progress_due()) {
+	if (bench_progress_due(pr)) {
 		char what[48];
 
 		if (run->batch > 1)
@@ -390,9 +390,10 @@ static void between_units(struct rc_run *run, uint64_t done)
 		else
 			ksnprintf(what, sizeof(what), "%s %u/%u", run->name,
 				  cur->index, cur->count);
-		bench_progress("reclaim", cur->done + done, cur->total, what);
+		bench_progress(pr, "reclaim", cur->done + done, cur->total,
+			       what);
 	}
-	if (bench_tick_begin(&rec, buf, sizeof(buf), "reclaim", run->name,
+	if (bench_tick_begin(pr, &rec, buf, sizeof(buf), "reclaim", run->name,
 			     TICK_MS)) {
 		json_u64(&rec.j, "pages", done);
 		json_u64(&rec.j, "ipis", apic_icr_writes[0] - tick_icr0);

@@ -5,8 +5,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "bench/params.h"
 #include "mm/layout.h"
 #include "smp/cpumask.h"
+
+struct bench_ctx;
 
 #define RC_HOT_BASE  (EXPERIMENT_BASE + (64ull << 30))
 #define RC_COLD_BASE (EXPERIMENT_BASE + (256ull << 30))
@@ -67,6 +70,9 @@ struct rc_config {
 	uint64_t seed;
 	uint32_t invlpgb_max_pages; /* 0: no INVLPGB */
 	bool invlpgb_emulated;
+	/* invlpgb=...,bug=: only stride is reclaim's (the others shootdown's) */
+	enum param_invlpgb_bug bug;
+	struct bench_ctx *ctx; /* progress and ticks */
 	/*
 	 * Progress lines and tick records while paging out (not in the
 	 * pilot): pages done in earlier strategies, pages of all of them,

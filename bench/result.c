@@ -2,8 +2,6 @@
 /* The result record (bench/result.h): statistics, histogram, raw samples. */
 #include "bench/hist.h"
 #include "bench/measure.h"
-#include "bench/params.h"
-#include "bench/protocol_overhead.h"
 #include "bench/result.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
@@ -18,8 +16,6 @@
  */
 #define RAW_PER_RECORD 32
 #define RAW_BUF	       1024
-
-extern struct bench_params bench_params;
 
 static void emit_stats(struct json *j, const struct stats *st)
 {
@@ -83,15 +79,15 @@ static void emit_ns(struct json *j, const struct stats *st)
 	json_u64(j, "ns_stddev", ns.stddev);
 }
 
-void result_emit(struct result *r)
+void result_emit(struct result_sink *sink, struct result *r)
 {
-	uint64_t sub = r->raw ? 0 : bench_overhead();
+	uint64_t sub = r->raw ? 0 : sink->overhead;
 	uint64_t *copy = NULL;
 	char buf[2048];
 	struct record rec;
 
 	/* Sorting loses the order measured, which raw records keep. */
-	if (bench_params.raw && r->n && (copy = bench_alloc(r->n)))
+	if (sink->raw && r->n && (copy = bench_alloc(r->n)))
 		mem_copy_words(copy, r->samples, r->n * sizeof(*copy));
 	stats_compute(r->samples, r->n, sub, &r->st);
 	record_begin(&rec, buf, sizeof(buf), "result");
@@ -130,5 +126,5 @@ void result_emit(struct result *r)
 		emit_raw(rec.seq, copy, r->n, sub);
 		bench_free(copy, r->n);
 	}
-	protocol_overhead_note(r);
+	protocol_overhead_note(&sink->po, r);
 }

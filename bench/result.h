@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "bench/protocol_overhead.h"
 #include "bench/stats.h"
 
 /* A counter field of a result record. */
@@ -32,7 +33,14 @@ struct result {
 	struct stats st; /* filled by result_emit */
 };
 
+/* What result records need from the run, and what they add up to. */
+struct result_sink {
+	uint64_t overhead; /* the timer's own cost, subtracted */
+	bool raw;	   /* raw=on: every sample, in raw records */
+	struct protocol_overhead po;
+};
+
 /* Computes the statistics (overhead subtracted) and prints the record. */
-void result_emit(struct result *r);
+void result_emit(struct result_sink *sink, struct result *r);
 
 #endif

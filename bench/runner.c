@@ -10,10 +10,10 @@
 #include "kernel/report.h"
 #include "kernel/x86.h"
 
-void primitives_run(void);
-void shootdown_run(void);
-void reclaim_run(void);
-void flushloop_run(void);
+void primitives_run(const struct bench_params *p, struct bench_ctx *ctx);
+void shootdown_run(const struct bench_params *p, struct bench_ctx *ctx);
+void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx);
+void flushloop_run(const struct bench_params *p, struct bench_ctx *ctx);
 
 const struct experiment experiments[] = {
 	{"primitives", "cost of each building block", primitives_run},
@@ -29,7 +29,9 @@ const size_t nr_experiments = sizeof(experiments) / sizeof(experiments[0]);
 _Static_assert(sizeof(experiments) / sizeof(experiments[0]) == PLAN_EXPS,
 	       "the experiment table and enum plan_exp differ");
 
-struct bench_params bench_params;
+/* What the command line asked for; what the run makes of it. */
+static struct bench_params params;
+static struct bench_ctx ctx;
 
 void bench_diag(void *ctx, const char *msg)
 {
@@ -39,8 +41,8 @@ void bench_diag(void *ctx, const char *msg)
 
 static bool selected(size_t idx)
 {
-	for (uint32_t i = 0; i < bench_params.bench.n; i++)
-		if (bench_params.bench.v[i] == idx)
+	for (uint32_t i = 0; i < params.bench.n; i++)
+		if (params.bench.v[i] == idx)
 			return true;
 	return false;
 }
@@ -61,20 +63,40 @@ void bench_init(const struct config *cfg)
 	struct param_diag d = {bench_diag, NULL};
 
 	bench_text(cfg->output != OUTPUT_JSON);
-	params_from_config(cfg, &benches, &strategies, &bench_params, &d);
-	bench_invlpgb_init();
+	params_from_config(cfg, &benches, &strategies, &params, &d);
+	bench_invlpgb_init(&ctx.invlpgb, params.invlpgb.mode);
+}
+
+bool bench_invlpgb_model(void)
+{
+	return ctx.invlpgb.model_on;
+}
+
+/* The sizes as configured, for the time budget to cut. */
+static void sizes_from_params(const struct bench_params *p,
+			      struct bench_sizes *s)
+{
+	*s = (struct bench_sizes){.sd_samples = p->samples,
+				  .sd_warmup = p->warmup,
+				  .sd_targets = p->targets,
+				  .reclaim_mb = p->reclaim_mb,
+				  .hot_mb = p->hot_mb,
+				  .flushloop_ms = p->duration_ms};
 }
 
 void bench_run(const struct config *cfg)
 {
 	bool run[PLAN_EXPS];
 
+	ctx.records.overhead = bench_overhead();
+	ctx.records.raw = params.raw;
+	sizes_from_params(&params, &ctx.size);
 	report_info("bench: timer overhead %llu cycles (subtracted)",
-		    (unsigned long long)bench_overhead());
+		    (unsigned long long)ctx.records.overhead);
 	for (size_t i = 0; i < nr_experiments; i++)
 		run[i] = selected(i);
 	if (nr_selected())
-		budget_plan(cfg, run);
+		budget_plan(cfg, &params, run, &ctx);
 	for (size_t i = 0; i < nr_experiments; i++) {
 		uint64_t t0 = rdtsc();
 
@@ -82,12 +104,12 @@ void bench_run(const struct config *cfg)
 			continue;
 		report_info("bench: %s: %s", experiments[i].name,
 			    experiments[i].desc);
-		bench_progress_begin();
-		experiments[i].run();
+		bench_progress_begin(&ctx.progress);
+		experiments[i].run(&params, &ctx);
 		budget_account((enum plan_exp)i, rdtsc() - t0);
 	}
 	if (nr_selected())
 		budget_report();
-	protocol_overhead_report();
-	bench_invlpgb_fini();
+	protocol_overhead_report(&ctx.records.po);
+	bench_invlpgb_fini(&ctx.invlpgb);
 }

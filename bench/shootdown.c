@@ -8,32 +8,31 @@
 #include "smp/percpu.h"
 #include "bench/shootdown_pages.h"
 
-static void build_lists(struct sd_sweep *sw, unsigned responders)
+static void build_lists(struct sd_sweep *sw, const struct bench_params *p,
+			const struct param_list *targets, unsigned responders)
 {
 	struct param_diag d = {bench_diag, NULL};
 	struct param_list t;
 
-	for (uint32_t i = 0; i < bench_params.pages.n; i++) {
-		if (bench_params.pages.v[i] > SD_MAX_PAGES) {
+	for (uint32_t i = 0; i < p->pages.n; i++) {
+		if (p->pages.v[i] > SD_MAX_PAGES) {
 			report_info("shootdown: pages=%u is more than the %u "
 				    "this experiment maps: left out",
-				    bench_params.pages.v[i], SD_MAX_PAGES);
+				    p->pages.v[i], SD_MAX_PAGES);
 			continue;
 		}
-		sw->pages[sw->npages++] = bench_params.pages.v[i];
+		sw->pages[sw->npages++] = p->pages.v[i];
 	}
-	params_resolve_targets(&bench_params.targets, responders, &t, &d);
+	params_resolve_targets(targets, responders, &t, &d);
 	for (uint32_t i = 0; i < t.n && i < SWEEP_MAX; i++)
 		sw->targets[sw->ntargets++] = t.v[i];
-	for (uint32_t i = 0; i < bench_params.strategies.n; i++)
-		sw->strategy[bench_params.strategies.v[i]] = true;
+	for (uint32_t i = 0; i < p->strategies.n; i++)
+		sw->strategy[p->strategies.v[i]] = true;
 }
 
 /* delay_handler=: a test aid, said out loud so no one takes its times. */
-static void shootdown_delay(struct sd_sweep *sw)
+static void shootdown_delay(struct sd_sweep *sw, const struct param_delay *d)
 {
-	const struct param_delay *d = &bench_params.delay;
-
 	if (!d->on)
 		return;
 	if (d->strategy == S_INVLPGB) {
@@ -50,23 +49,24 @@ static void shootdown_delay(struct sd_sweep *sw)
 		    strategy_names[d->strategy], (unsigned long long)d->cycles);
 }
 
-void shootdown_run(void)
+void shootdown_run(const struct bench_params *p, struct bench_ctx *ctx)
 {
-	static struct sd_sweep sw;
 	unsigned responders = cpumask_count(&cpus_online) - 1;
+	struct sd_sweep sw = {.samples = ctx->size.sd_samples,
+			      .warmup = ctx->size.sd_warmup,
+			      .seed = p->seed,
+			      .handler_timing = p->handler_timing,
+			      .bug = p->invlpgb.bug,
+			      .ctx = ctx};
 
-	sw = (struct sd_sweep){.samples = bench_params.shootdown_samples,
-			       .warmup = bench_params.shootdown_warmup,
-			       .seed = bench_params.seed,
-			       .handler_timing = bench_params.handler_timing};
 	if (!responders) {
 		report_skip("shootdown", "needs at least 2 cpus online");
 		return;
 	}
-	build_lists(&sw, responders);
-	sw.bug = bench_params.invlpgb.bug;
-	shootdown_delay(&sw);
-	sw.invlpgb_max_pages = bench_invlpgb("shootdown", &sw.invlpgb_emulated);
+	build_lists(&sw, p, &ctx->size.sd_targets, responders);
+	shootdown_delay(&sw, &p->delay);
+	sw.invlpgb_max_pages =
+		bench_invlpgb(&ctx->invlpgb, "shootdown", &sw.invlpgb_emulated);
 	if (!sw.npages || !sw.ntargets) {
 		report_skip("shootdown", "no page count or target count left "
 					 "to run");

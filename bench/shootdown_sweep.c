@@ -42,19 +42,34 @@ struct variant {
 	unsigned first_sample, first_cpu;
 };
 
-static struct table table; /* the human one, beside the records */
-
 static void table_line(void *ctx, const char *line)
 {
 	(void)ctx;
 	bench_printf("%s\n", line);
 }
 
-static struct cpumask resp;
-static unsigned nresp;
-static const char *cur_distance; /* one responder of this class, or NULL */
-/* The INVLPGB variant's encoding (the only variant that has one). */
-static struct invlpgb_regs insns[SD_MAX_PAGES];
+/* Per strategy and mode, over the whole sweep: for the final verdicts. */
+struct tally {
+	unsigned configs;
+	uint64_t stale;
+	bool counts_wrong;
+	bool emulated;
+};
+
+/*
+ * A sweep's state (or the pilot's), handed down from shootdown_sweep():
+ * this configuration's responders, the tallies the verdicts come from.
+ */
+struct sweep {
+	const struct sd_sweep *sw;
+	struct cpumask resp;
+	unsigned nresp;
+	const char *distance; /* one responder of this class, or NULL */
+	struct table table;   /* the human one, beside the records */
+	/* The INVLPGB variant's encoding (the only variant that has one). */
+	struct invlpgb_regs insns[SD_MAX_PAGES];
+	struct tally tally[S_COUNT][2][2]; /* [strategy][broadcast][global] */
+};
 
 static const enum flush_how strategy_how[S_COUNT] = {
 	[S_IPI_PAGE] = FLUSH_IPI_PAGE, [S_IPI_RANGE] = FLUSH_IPI_RANGE,
@@ -72,20 +87,20 @@ static uint64_t delay_of(const struct variant *v, const struct sd_sweep *sw)
  * The variant's flush of k pages to this configuration's responders, as
  * bench/flush.c plans it; the encoder's error, if INVLPGB was refused.
  */
-static int plan_variant(struct variant *v, unsigned k,
-			const struct sd_sweep *sw)
+static int plan_variant(struct sweep *st, struct variant *v, unsigned k)
 {
+	const struct sd_sweep *sw = st->sw;
 	struct flush_req req = {.how = strategy_how[v->s],
 				.va = SD_BASE,
 				.pages = k,
-				.targets = &resp,
+				.targets = &st->resp,
 				.mode = v->mode,
 				.global = v->global,
 				.invlpgb_max = sw->invlpgb_max_pages,
 				.bug = sw->bug,
 				.delay_cycles = delay_of(v, sw)};
 
-	return flush_prepare(&v->plan, &req, insns, SD_MAX_PAGES);
+	return flush_prepare(&v->plan, &req, st->insns, SD_MAX_PAGES);
 }
 
 /*
@@ -112,9 +127,9 @@ static uint64_t take_stale(unsigned *cpu_out, uint64_t *va_out)
  * control, which leaves stale entries on purpose, and after samples of
  * more pages than the single-page ceiling (drop_pages).
  */
-static void clean_tlbs(void)
+static void clean_tlbs(struct sweep *st)
 {
-	flush_everywhere(&resp, true);
+	flush_everywhere(&st->resp, true);
 }
 
 /*
@@ -128,45 +143,47 @@ static void clean_tlbs(void)
  * doubled the sweep's time under TCG, for rounds whose own flush is
  * large anyway.
  */
-static void drop_pages(unsigned k)
+static void drop_pages(struct sweep *st, unsigned k)
 {
 	if (k > FLUSH_SINGLE_PAGE_CEILING) {
-		clean_tlbs();
+		clean_tlbs(st);
 		return;
 	}
-	drop_pages(k);
+	drop_pages(st, k);
 }
 
 /*
  * One sample of one variant: warm, change, time the flush, verify; the
  * stale reads are this sample's, charged to this variant; then clean.
  */
-static void sample(struct variant *v, unsigned k, size_t slot, unsigned index)
+static void sample(struct sweep *st, struct variant *v, unsigned k, size_t slot,
+		   unsigned index)
 {
+	const struct cpumask *resp = &st->resp;
 	uint64_t stale, va = 0;
 	unsigned first = 0;
 	uint64_t t0, t1, icr0, irq0;
 	unsigned cpu;
 
 	sd_set_global(v->global);
-	on_cpumask(&resp, sd_touch, (void *)(uintptr_t)k, IPI_EACH);
+	on_cpumask(resp, sd_touch, (void *)(uintptr_t)k, IPI_EACH);
 	sd_touch((void *)(uintptr_t)k);
 	sd_flip(k);
 	icr0 = apic_icr_writes[0];
-	irq0 = xcall_irqs_sum(&resp);
+	irq0 = xcall_irqs_sum(resp);
 	t0 = rdtsc_ordered();
 	flush_run(&v->plan);
 	t1 = rdtsc_ordered();
 	v->icr += apic_icr_writes[0] - icr0;
-	v->irqs += xcall_irqs_sum(&resp) - irq0;
+	v->irqs += xcall_irqs_sum(resp) - irq0;
 	if (v->samples) {
 		v->samples[slot] = t1 - t0;
-		for (cpu = cpumask_next_below(0, &resp, nr_cpus);
+		for (cpu = cpumask_next_below(0, resp, nr_cpus);
 		     v->handler && v->s != S_INVLPGB && cpu < MAX_CPUS;
-		     cpu = cpumask_next_below(cpu + 1, &resp, nr_cpus))
+		     cpu = cpumask_next_below(cpu + 1, resp, nr_cpus))
 			v->handler[v->nh++] = xcall_handler_cycles(cpu);
 	}
-	on_cpumask(&resp, sd_verify, (void *)(uintptr_t)k, IPI_EACH);
+	on_cpumask(resp, sd_verify, (void *)(uintptr_t)k, IPI_EACH);
 	sd_verify((void *)(uintptr_t)k);
 	stale = take_stale(&first, &va);
 	if (stale && !v->stale_samples++) {
@@ -175,16 +192,8 @@ static void sample(struct variant *v, unsigned k, size_t slot, unsigned index)
 		v->first_va = va;
 	}
 	v->stale += stale;
-	drop_pages(k);
+	drop_pages(st, k);
 }
-
-/* Per strategy and mode, over the whole sweep: for the final verdicts. */
-static struct {
-	unsigned configs;
-	uint64_t stale;
-	bool counts_wrong;
-	bool emulated;
-} tally[S_COUNT][2][2]; /* [strategy][broadcast][global] */
 
 /* The global-page variants' names, in records, tables and verdicts. */
 static const char *const global_names[S_COUNT] = {
@@ -198,15 +207,18 @@ static const char *name_of(int s, bool global)
 }
 
 /* IPIs each sample must send: exact, from the strategy's definition. */
-static uint64_t expected_ipis(enum strategy s, unsigned k)
+static uint64_t expected_ipis(enum strategy s, unsigned k, unsigned nresp)
 {
 	if (s == S_INVLPGB)
 		return 0;
 	return (s == S_IPI_PAGE ? k : 1) * (uint64_t)nresp;
 }
 
-static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
+static void finish(struct sweep *st, struct variant *v, unsigned k)
 {
+	const struct sd_sweep *sw = st->sw;
+	struct tally *t = &st->tally[v->s][v->mode == IPI_BROADCAST][v->global];
+	unsigned nresp = st->nresp;
 	uint64_t per = (uint64_t)sw->samples + sw->warmup, stale = v->stale;
 	uint64_t ipis = v->icr * (v->mode == IPI_BROADCAST ? nresp : 1);
 	unsigned m = v->mode == IPI_BROADCAST;
@@ -227,7 +239,8 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 				   v->s == S_INVLPGB && sw->invlpgb_emulated};
 
 	if (v->nh)
-		stats_compute(v->handler, v->nh, bench_overhead(), &hs);
+		stats_compute(v->handler, v->nh, sw->ctx->records.overhead,
+			      &hs);
 	f[0] = (struct result_field){"ipis_sent", ipis / per, false};
 	f[1] = (struct result_field){"irqs_received", v->irqs / per, false};
 	f[2] = (struct result_field){"icr_writes", v->icr / per, false};
@@ -241,8 +254,8 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 	if (delay_of(v, sw))
 		f[r.nfields++] = (struct result_field){"delay_cycles",
 						       delay_of(v, sw), false};
-	r.distance = cur_distance;
-	result_emit(&r);
+	r.distance = st->distance;
+	result_emit(&sw->ctx->records, &r);
 	row.strategy = r.strategy;
 	row.ipi_mode = r.ipi_mode ? (m ? "bcast" : "each") : NULL;
 	row.pages = k;
@@ -251,10 +264,10 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 	row.tsc_khz = tsc_freq.khz;
 	row.stale_reads = stale;
 	row.emulated = r.emulated;
-	table_result_row(&table, &row);
-	tally[v->s][m][v->global].configs++;
-	tally[v->s][m][v->global].emulated |= r.emulated;
-	tally[v->s][m][v->global].stale += stale;
+	table_result_row(&st->table, &row);
+	t->configs++;
+	t->emulated |= r.emulated;
+	t->stale += stale;
 	if (stale)
 		report_fail("shootdown: stale translation",
 			    "%s%s%s, %u pages, %u targets: %llu stale reads "
@@ -268,8 +281,8 @@ static void finish(struct variant *v, unsigned k, const struct sd_sweep *sw)
 			    v->first_cpu, (unsigned long long)v->first_va);
 	/* The software model sends IPIs of its own: nothing exact there. */
 	if (!r.emulated &&
-	    (ipis != expected_ipis(v->s, k) * per || v->irqs != ipis))
-		tally[v->s][m][v->global].counts_wrong = true;
+	    (ipis != expected_ipis(v->s, k, nresp) * per || v->irqs != ipis))
+		t->counts_wrong = true;
 }
 
 /*
@@ -333,10 +346,10 @@ static bool has_global_variant(enum strategy s)
 }
 
 /* Adds v to the list if it can be planned; a refused encoding FAILs. */
-static void add_variant(struct variant *list, size_t *n, struct variant v,
-			unsigned k, const struct sd_sweep *sw, bool report)
+static void add_variant(struct sweep *st, struct variant *list, size_t *n,
+			struct variant v, unsigned k, bool report)
 {
-	int err = plan_variant(&v, k, sw);
+	int err = plan_variant(st, &v, k);
 
 	if (!err) {
 		list[(*n)++] = v;
@@ -345,7 +358,7 @@ static void add_variant(struct variant *list, size_t *n, struct variant v,
 	/* No INVLPGB variant at all, rather than one that flushes nothing. */
 	if (report)
 		report_fail("shootdown: invlpgb: encoding",
-			    "%u pages, %u targets%s: %s", k, nresp,
+			    "%u pages, %u targets%s: %s", k, st->nresp,
 			    v.global ? ", global pages" : "",
 			    invlpgb_strerror(err));
 }
@@ -354,10 +367,11 @@ static void add_variant(struct variant *list, size_t *n, struct variant v,
  * The variants of configuration (k pages, the responders), each with its
  * flush planned; report: say what the encoder refused.
  */
-static size_t build_variants(struct variant *v, unsigned k,
-			     const struct sd_sweep *sw, bool report)
+static size_t build_variants(struct sweep *st, struct variant *v, unsigned k,
+			     bool report)
 {
-	bool all = nresp == cpumask_count(&cpus_online) - 1;
+	const struct sd_sweep *sw = st->sw;
+	bool all = st->nresp == cpumask_count(&cpus_online) - 1;
 	size_t n = 0;
 
 	for (int s = 0; s < S_COUNT; s++) {
@@ -370,34 +384,35 @@ static size_t build_variants(struct variant *v, unsigned k,
 				continue;
 			if (s == S_INVLPGB) {
 				if (invlpgb_runs(sw))
-					add_variant(v, &n, x, k, sw, report);
+					add_variant(st, v, &n, x, k, report);
 				continue;
 			}
-			add_variant(v, &n, x, k, sw, report);
+			add_variant(st, v, &n, x, k, report);
 			/* The shorthand reaches every other CPU: only for all. */
 			x.mode = IPI_BROADCAST;
 			if (all)
-				add_variant(v, &n, x, k, sw, report);
+				add_variant(st, v, &n, x, k, report);
 		}
 	}
 	return n;
 }
 
-static void choose_responders(unsigned t)
+static void choose_responders(struct sweep *st, unsigned t)
 {
 	unsigned cpu;
 
-	cpumask_zero(&resp);
-	nresp = 0;
+	cpumask_zero(&st->resp);
+	st->nresp = 0;
 	for_each_cpu(cpu, &cpus_online) {
-		if (cpu != this_cpu() && nresp < t) {
-			cpumask_set(cpu, &resp);
-			nresp++;
+		if (cpu != this_cpu() && st->nresp < t) {
+			cpumask_set(cpu, &st->resp);
+			st->nresp++;
 		}
 	}
 }
 
-static bool alloc_variant(struct variant *v, const struct sd_sweep *sw)
+static bool alloc_variant(struct variant *v, const struct sd_sweep *sw,
+			  unsigned nresp)
 {
 	v->samples = bench_alloc(sw->samples);
 	if (!sw->handler_timing)
@@ -406,7 +421,8 @@ static bool alloc_variant(struct variant *v, const struct sd_sweep *sw)
 	return v->samples && v->handler;
 }
 
-static void free_variant(struct variant *v, const struct sd_sweep *sw)
+static void free_variant(struct variant *v, const struct sd_sweep *sw,
+			 unsigned nresp)
 {
 	bench_free(v->samples, sw->samples);
 	if (v->handler)
@@ -414,16 +430,17 @@ static void free_variant(struct variant *v, const struct sd_sweep *sw)
 			   (size_t)sw->samples * (nresp ? nresp : 1));
 }
 
-static void run_config(const struct sd_sweep *sw, unsigned k, struct rng *rng)
+static void run_config(struct sweep *st, unsigned k, struct rng *rng)
 {
+	const struct sd_sweep *sw = st->sw;
 	struct variant v[MAX_VARIANTS];
 	uint32_t order[MAX_VARIANTS];
 	unsigned total = sw->warmup + sw->samples;
-	size_t nv = build_variants(v, k, sw, true);
+	size_t nv = build_variants(st, v, k, true);
 
 	for (size_t i = 0; i < nv; i++) {
 		order[i] = (uint32_t)i;
-		if (!alloc_variant(&v[i], sw))
+		if (!alloc_variant(&v[i], sw, st->nresp))
 			return;
 	}
 	for (unsigned s = 0; s < total; s++) {
@@ -434,13 +451,13 @@ static void run_config(const struct sd_sweep *sw, unsigned k, struct rng *rng)
 
 			if (s < sw->warmup)
 				x->samples = NULL; /* run, but do not keep */
-			sample(x, k, s - sw->warmup, s);
+			sample(st, x, k, s - sw->warmup, s);
 			x->samples = keep;
 		}
 	}
 	for (size_t i = 0; i < nv; i++) {
-		finish(&v[i], k, sw);
-		free_variant(&v[i], sw);
+		finish(st, &v[i], k);
+		free_variant(&v[i], sw, st->nresp);
 	}
 }
 
@@ -448,11 +465,12 @@ static void run_config(const struct sd_sweep *sw, unsigned k, struct rng *rng)
  * Responders of resp that saw no stale read in the last verification
  * (the counters are left for take_stale); *first: the lowest of them.
  */
-static unsigned responders_without_stale(unsigned *first)
+static unsigned responders_without_stale(const struct cpumask *resp,
+					 unsigned *first)
 {
 	unsigned cpu, n = 0;
 
-	for_each_cpu(cpu, &resp) {
+	for_each_cpu(cpu, resp) {
 		if (sd.stale[cpu])
 			continue;
 		if (!n++)
@@ -467,22 +485,24 @@ static unsigned responders_without_stale(unsigned *first)
  * one did (the initiator's own reads do not count: no verdict speaks for
  * it alone).
  */
-static bool negative_control(const struct sd_sweep *sw)
+static bool negative_control(struct sweep *st)
 {
-	unsigned k = sw->pages[sw->npages - 1], cpu = 0, blind, first = 0;
+	unsigned k = st->sw->pages[st->sw->npages - 1], cpu = 0, blind;
+	unsigned first = 0, nresp;
 	uint64_t stale, va = 0;
 
-	choose_responders(cpumask_count(&cpus_online) - 1);
+	choose_responders(st, cpumask_count(&cpus_online) - 1);
+	nresp = st->nresp;
 	sd_set_global(false);
-	on_cpumask(&resp, sd_touch, (void *)(uintptr_t)k, IPI_EACH);
+	on_cpumask(&st->resp, sd_touch, (void *)(uintptr_t)k, IPI_EACH);
 	sd_touch((void *)(uintptr_t)k);
 	sd_flip(k);
-	on_cpumask(&resp, sd_verify, (void *)(uintptr_t)k, IPI_EACH);
+	on_cpumask(&st->resp, sd_verify, (void *)(uintptr_t)k, IPI_EACH);
 	sd.stale[this_cpu()] = 0;
-	blind = responders_without_stale(&first);
+	blind = responders_without_stale(&st->resp, &first);
 	stale = take_stale(&cpu, &va);
 	/* Leave every TLB clean for whatever runs next. */
-	clean_tlbs();
+	clean_tlbs(st);
 	if (!blind) {
 		report_pass("shootdown: negative control: %llu stale reads "
 			    "of %u pages on %u responders without a flush, "
@@ -507,7 +527,8 @@ static bool negative_control(const struct sd_sweep *sw)
  * Stale reads under a flush always fail. None proves the flush only where
  * the negative control showed that every responder keeps stale entries.
  */
-static void verdict(int s, int m, int g, bool control_saw_stale)
+static void verdict(const struct tally *t, int s, int m, int g,
+		    bool control_saw_stale)
 {
 	const char *mode = s == S_INVLPGB ? ""
 			   : m		  ? " (broadcast)"
@@ -516,9 +537,9 @@ static void verdict(int s, int m, int g, bool control_saw_stale)
 
 	ksnprintf(name, sizeof(name), "shootdown: %s%s: no stale reads",
 		  name_of(s, g), mode);
-	if (tally[s][m][g].stale)
+	if (t->stale)
 		report_fail(name, "%llu stale reads",
-			    (unsigned long long)tally[s][m][g].stale);
+			    (unsigned long long)t->stale);
 	else if (!control_saw_stale)
 		report_skip(name, "0 stale reads, but the negative control "
 				  "did not show stale data on every "
@@ -529,20 +550,21 @@ static void verdict(int s, int m, int g, bool control_saw_stale)
 	ksnprintf(name, sizeof(name),
 		  "shootdown: %s%s: ipis_sent and irqs_received exact",
 		  name_of(s, g), mode);
-	if (tally[s][m][g].emulated)
+	if (t->emulated)
 		report_skip(name, "the software model sends IPIs of its own");
 	else
-		report_check(!tally[s][m][g].counts_wrong, name,
+		report_check(!t->counts_wrong, name,
 			     "counts differ from pages x targets");
 }
 
-static void verdicts(bool control_saw_stale)
+static void verdicts(const struct sweep *st, bool control_saw_stale)
 {
 	for (int s = 0; s < S_COUNT; s++)
 		for (int m = 0; m < 2; m++)
 			for (int g = 0; g < 2; g++)
-				if (tally[s][m][g].configs)
-					verdict(s, m, g, control_saw_stale);
+				if (st->tally[s][m][g].configs)
+					verdict(&st->tally[s][m][g], s, m, g,
+						control_saw_stale);
 }
 
 /* The distance class of cpu if it is that class's representative, or -1. */
@@ -554,22 +576,94 @@ static int class_represented_by(unsigned cpu)
 	return -1;
 }
 
-static void progress(unsigned done, unsigned total)
+static void progress(struct bench_progress *pr, unsigned done, unsigned total)
 {
 	char what[40];
 
-	if (!bench_progress_due())
+	if (!bench_progress_due(pr))
 		return;
 	ksnprintf(what, sizeof(what), "%u/%u configurations", done, total);
-	bench_progress("shootdown", done, total, what);
+	bench_progress(pr, "shootdown", done, total, what);
+}
+
+/* Every page count of the sweep to this configuration's responders. */
+static void run_pages(struct sweep *st, struct rng *rng, unsigned *done,
+		      unsigned total)
+{
+	for (unsigned p = 0; p < st->sw->npages; p++) {
+		run_config(st, st->sw->pages[p], rng);
+		progress(&st->sw->ctx->progress, ++*done, total);
+	}
+}
+
+/*
+ * Every responder count; covered[k]: a 1-target configuration was
+ * distance class k's representative, so that class is not run again.
+ */
+static void sweep_targets(struct sweep *st, struct rng *rng, unsigned *done,
+			  unsigned total, bool covered[TOPO_CLASSES])
+{
+	for (unsigned t = 0; t < st->sw->ntargets; t++) {
+		int k;
+
+		choose_responders(st, st->sw->targets[t]);
+		/*
+		 * One responder that represents a distance class: this is
+		 * that class's sweep too, so its records say so and it is
+		 * not run again below.
+		 */
+		k = st->nresp == 1
+			    ? class_represented_by(cpumask_first(&st->resp))
+			    : -1;
+		if (k >= 0) {
+			covered[k] = true;
+			st->distance = topo_class_name((enum topo_class)k);
+		}
+		run_pages(st, rng, done, total);
+		st->distance = NULL;
+	}
+}
+
+/* One responder from each distance class the machine has. */
+static void sweep_classes(struct sweep *st, struct rng *rng, unsigned *done,
+			  unsigned total, const bool covered[TOPO_CLASSES])
+{
+	char note[96];
+
+	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++) {
+		unsigned cpu = smp_cpu_in_class((enum topo_class)k);
+
+		if (!cpu)
+			continue;
+		st->distance = topo_class_name((enum topo_class)k);
+		if (covered[k]) {
+			ksnprintf(note, sizeof(note),
+				  "one responder: %s (cpu %u): the 1-target "
+				  "rows above",
+				  st->distance, cpu);
+			table_note(&st->table, note);
+			st->distance = NULL;
+			*done += st->sw->npages;
+			continue;
+		}
+		ksnprintf(note, sizeof(note), "one responder: %s (cpu %u)",
+			  st->distance, cpu);
+		table_note(&st->table, note);
+		cpumask_zero(&st->resp);
+		cpumask_set(cpu, &st->resp);
+		st->nresp = 1;
+		run_pages(st, rng, done, total);
+		st->distance = NULL;
+	}
 }
 
 void shootdown_sweep(const struct sd_sweep *sw)
 {
+	/* 12 KiB of encodings: off the stack */
+	static struct sweep st;
 	unsigned done = 0, total = sw->npages * sw->ntargets;
 	bool covered[TOPO_CLASSES] = {false};
 	struct rng rng;
-	char note[96];
 
 	/* and a sweep per distance class, unless the 1-target one was it */
 	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++)
@@ -580,66 +674,19 @@ void shootdown_sweep(const struct sd_sweep *sw)
 		report_fail("shootdown: setup", "out of memory for the pages");
 		return;
 	}
+	st = (struct sweep){.sw = sw};
 	rng_seed(&rng, sw->seed);
 	pcid_bug(sw, true);
 	xcall_time_handlers(sw->handler_timing);
-	table_results_begin(&table,
+	table_results_begin(&st.table,
 			    "shootdown: latency of the invalidation on the "
 			    "initiator (cpu 0)",
 			    table_line, NULL);
-	for (unsigned t = 0; t < sw->ntargets; t++) {
-		int k;
-
-		choose_responders(sw->targets[t]);
-		/*
-		 * One responder that represents a distance class: this is
-		 * that class's sweep too, so its records say so and it is
-		 * not run again below.
-		 */
-		k = nresp == 1 ? class_represented_by(cpumask_first(&resp))
-			       : -1;
-		if (k >= 0) {
-			covered[k] = true;
-			cur_distance = topo_class_name((enum topo_class)k);
-		}
-		for (unsigned p = 0; p < sw->npages; p++) {
-			run_config(sw, sw->pages[p], &rng);
-			progress(++done, total);
-		}
-		cur_distance = NULL;
-	}
-	/* One responder from each distance class the machine has. */
-	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++) {
-		unsigned cpu = smp_cpu_in_class((enum topo_class)k);
-
-		if (!cpu)
-			continue;
-		cur_distance = topo_class_name((enum topo_class)k);
-		if (covered[k]) {
-			ksnprintf(note, sizeof(note),
-				  "one responder: %s (cpu %u): the 1-target "
-				  "rows above",
-				  cur_distance, cpu);
-			table_note(&table, note);
-			cur_distance = NULL;
-			done += sw->npages;
-			continue;
-		}
-		ksnprintf(note, sizeof(note), "one responder: %s (cpu %u)",
-			  cur_distance, cpu);
-		table_note(&table, note);
-		cpumask_zero(&resp);
-		cpumask_set(cpu, &resp);
-		nresp = 1;
-		for (unsigned p = 0; p < sw->npages; p++) {
-			run_config(sw, sw->pages[p], &rng);
-			progress(++done, total);
-		}
-		cur_distance = NULL;
-	}
-	table_end(&table);
+	sweep_targets(&st, &rng, &done, total, covered);
+	sweep_classes(&st, &rng, &done, total, covered);
+	table_end(&st.table);
 	xcall_time_handlers(false);
-	verdicts(negative_control(sw));
+	verdicts(&st, negative_control(&st));
 	pcid_bug(sw, false);
 }
 
@@ -657,25 +704,27 @@ void shootdown_sweep(const struct sd_sweep *sw)
 bool shootdown_pilot(const struct sd_sweep *sw, const uint32_t ks[2],
 		     uint64_t corner[2][2])
 {
+	static struct sweep st; /* as shootdown_sweep()'s */
 	unsigned ts[2] = {1, cpumask_count(&cpus_online) - 1};
 
 	if (!ts[1] || !sd_setup())
 		return false;
+	st = (struct sweep){.sw = sw};
 	xcall_time_handlers(sw->handler_timing);
 	for (int t = 0; t < 2; t++) {
-		choose_responders(ts[t]);
+		choose_responders(&st, ts[t]);
 		for (int k = 0; k < 2; k++) {
 			struct variant v[MAX_VARIANTS];
 			uint64_t d[PILOT_SAMPLES];
 			/* A refused encoding: the sweep says so, and runs none. */
-			size_t nv = build_variants(v, ks[k], sw, false);
+			size_t nv = build_variants(&st, v, ks[k], false);
 
 			/* The median of a few: the first one is cold. */
 			for (int n = 0; n < PILOT_SAMPLES; n++) {
 				uint64_t t0 = rdtsc_ordered();
 
 				for (size_t i = 0; i < nv; i++)
-					sample(&v[i], ks[k], 0, 0);
+					sample(&st, &v[i], ks[k], 0, 0);
 				d[n] = rdtsc_ordered() - t0;
 			}
 			stats_sort(d, PILOT_SAMPLES);

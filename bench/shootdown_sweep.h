@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include "bench/params.h"
 
+struct bench_ctx;
+
 enum strategy {
 	S_IPI_PAGE,
 	S_IPI_RANGE,
@@ -34,6 +36,7 @@ struct sd_sweep {
 	/* delay_handler= (test aid): this strategy's handlers wait */
 	enum strategy delay_strategy;
 	uint64_t delay_cycles; /* 0: no delay */
+	struct bench_ctx *ctx; /* records, progress */
 };
 
 void shootdown_sweep(const struct sd_sweep *sw);
