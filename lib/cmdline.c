@@ -7,7 +7,9 @@
  * printable bytes) before any part of it is interpreted. A value is parsed
  * into a temporary first and only stored when it is valid, so a rejected
  * word leaves the field as it was. OPT_CUSTOM parsers must follow the same
- * rule: leave dst untouched when they return false.
+ * rule: leave dst untouched when they return false. Those that take part
+ * of a value (parse_notes) never reject it; their notes join the
+ * diagnostics, in the order the words came.
  *
  * Words are numbered from 1 in diagnostics, not counting a skipped image
  * path, so that "word 2" is the second argument as the user typed it.
@@ -25,12 +27,11 @@
 static const char flag_expect[] = "expected 1|0|yes|no|on|off|true|false";
 
 struct parse_state {
-	const struct cmdline_opt *opts;
-	size_t nopts;
-	void *cfg;
+	const struct cmdline_table *t;
+	size_t nt;
 	struct cmdline_diags *diags;
 	size_t ndiag;
-	uint64_t set[TRACK_OPTS / 64];
+	uint64_t set[CMDLINE_TABLES_MAX][TRACK_OPTS / 64];
 };
 
 static bool is_space(char c)
@@ -92,9 +93,43 @@ static bool parse_choice(const struct cmdline_opt *opt, const char *val,
 	return false;
 }
 
-/* Parses val for opt and stores it in cfg only if it is valid. */
+/* OPT_STRING's field, and OPT_CUSTOM's longest value if it has one. */
+static bool too_long(const struct cmdline_opt *opt, size_t len,
+		     struct kbuf *why)
+{
+	if (opt->kind == OPT_STRING ? opt->size && len < opt->size
+				    : !opt->size || len < opt->size)
+		return false;
+	kbuf_puts(why, "longer than ");
+	kbuf_u64(why, opt->size ? opt->size - 1 : 0);
+	kbuf_puts(why, " bytes");
+	return true;
+}
+
+static bool apply_custom(const struct cmdline_opt *opt, const char *val,
+			 void *dst, struct kbuf *why,
+			 const struct diag_sink *note)
+{
+	if (too_long(opt, kstrlen(val), why))
+		return false;
+	if (opt->parse_notes) {
+		opt->parse_notes(val, dst, note);
+		return true;
+	}
+	if (opt->parse && opt->parse(val, dst, why->buf, why->cap))
+		return true;
+	if (!opt->parse)
+		kbuf_puts(why, "no parser for this key");
+	return false;
+}
+
+/*
+ * Parses val for opt and stores it in cfg only if it is valid; note:
+ * where a parse_notes parser reports (NULL for defaults: silent).
+ */
 static bool apply_value(const struct cmdline_opt *opt, const char *val,
-			void *cfg, struct kbuf *why)
+			void *cfg, struct kbuf *why,
+			const struct diag_sink *note)
 {
 	void *dst = field(opt, cfg);
 	size_t len = kstrlen(val);
@@ -121,20 +156,12 @@ static bool apply_value(const struct cmdline_opt *opt, const char *val,
 		*(int *)dst = idx;
 		return true;
 	case OPT_STRING:
-		if (!opt->size || len >= opt->size) {
-			kbuf_puts(why, "longer than ");
-			kbuf_u64(why, opt->size ? opt->size - 1 : 0);
-			kbuf_puts(why, " bytes");
+		if (too_long(opt, len, why))
 			return false;
-		}
 		kmemcpy(dst, val, len + 1);
 		return true;
 	case OPT_CUSTOM:
-		if (opt->parse && opt->parse(val, dst, why->buf, why->cap))
-			return true;
-		if (!opt->parse)
-			kbuf_puts(why, "no parser for this key");
-		return false;
+		return apply_custom(opt, val, dst, why, note);
 	}
 	return false;
 }
@@ -170,7 +197,7 @@ void cmdline_defaults(const struct cmdline_opt *opts, size_t nopts, void *cfg)
 	for (size_t i = 0; i < nopts; i++) {
 		kbuf_init(&why, whybuf, sizeof(whybuf));
 		if (!opts[i].def ||
-		    !apply_value(&opts[i], opts[i].def, cfg, &why))
+		    !apply_value(&opts[i], opts[i].def, cfg, &why, NULL))
 			set_zero(&opts[i], cfg);
 	}
 }
@@ -209,24 +236,48 @@ static void put_word(struct kbuf *b, const char *w, size_t n)
 	kbuf_puts(b, "'");
 }
 
-static bool was_set(struct parse_state *st, size_t idx)
+/* An option of table ti, by its index there. */
+struct opt_ref {
+	size_t ti, idx;
+	const struct cmdline_opt *opt;
+};
+
+static bool was_set(struct parse_state *st, const struct opt_ref *r)
 {
-	if (idx >= TRACK_OPTS)
+	if (r->idx >= TRACK_OPTS)
 		return true;
-	return st->set[idx / 64] & (1ull << (idx % 64));
+	return st->set[r->ti][r->idx / 64] & (1ull << (r->idx % 64));
 }
 
-static void mark_set(struct parse_state *st, size_t idx)
+static void mark_set(struct parse_state *st, const struct opt_ref *r)
 {
-	if (idx < TRACK_OPTS)
-		st->set[idx / 64] |= 1ull << (idx % 64);
+	if (r->idx < TRACK_OPTS)
+		st->set[r->ti][r->idx / 64] |= 1ull << (r->idx % 64);
+}
+
+/* The first table that has the key. */
+static bool find_opt(struct parse_state *st, const char *key, size_t keylen,
+		     struct opt_ref *r)
+{
+	for (r->ti = 0; keylen && r->ti < st->nt; r->ti++) {
+		const struct cmdline_table *t = &st->t[r->ti];
+
+		r->opt = cmdline_find(t->opts, t->nopts, key, keylen);
+		if (r->opt) {
+			r->idx = (size_t)(r->opt - t->opts);
+			return true;
+		}
+	}
+	return false;
 }
 
 /* What a rejected value leaves in place: the default or an earlier word's. */
 static void put_action(struct kbuf *b, struct parse_state *st,
-		       const struct cmdline_opt *opt)
+		       const struct opt_ref *r)
 {
-	if (was_set(st, (size_t)(opt - st->opts))) {
+	const struct cmdline_opt *opt = r->opt;
+
+	if (was_set(st, r)) {
 		kbuf_puts(b, "kept previous value");
 	} else if (opt->def) {
 		kbuf_puts(b, "using default '");
@@ -275,12 +326,20 @@ static bool check_word(struct parse_state *st, const char *w, size_t n,
 	return false;
 }
 
+/* A parse_notes parser's note: one diagnostic of this parse. */
+static void note_emit(void *ctx, const char *msg)
+{
+	diag_emit(ctx, msg);
+}
+
 /* Splits key=value, finds the option and applies the value. */
 static void apply_word(struct parse_state *st, const char *w, size_t n)
 {
 	char msg[CMDLINE_DIAG_LEN], whybuf[WHY_LEN];
 	char val[CMDLINE_WORD_MAX + 1];
+	const struct diag_sink note = {note_emit, st};
 	const struct cmdline_opt *opt;
+	struct opt_ref ref;
 	struct kbuf b, why;
 	size_t klen = 0;
 
@@ -288,7 +347,7 @@ static void apply_word(struct parse_state *st, const char *w, size_t n)
 		klen++;
 	kbuf_init(&b, msg, sizeof(msg));
 	kbuf_init(&why, whybuf, sizeof(whybuf));
-	opt = klen ? cmdline_find(st->opts, st->nopts, w, klen) : NULL;
+	opt = find_opt(st, w, klen, &ref) ? ref.opt : NULL;
 	if (!opt) {
 		kbuf_puts(&b, klen ? "cmdline: unknown key '"
 				   : "cmdline: empty key");
@@ -305,8 +364,8 @@ static void apply_word(struct parse_state *st, const char *w, size_t n)
 		kmemcpy(val, w + klen + (klen < n), n - klen - (klen < n));
 		val[n - klen - (klen < n)] = '\0';
 	}
-	if (val[0] && apply_value(opt, val, st->cfg, &why)) {
-		mark_set(st, (size_t)(opt - st->opts));
+	if (val[0] && apply_value(opt, val, st->t[ref.ti].cfg, &why, &note)) {
+		mark_set(st, &ref);
 		return;
 	}
 	kbuf_puts(&b, "cmdline: ");
@@ -317,7 +376,7 @@ static void apply_word(struct parse_state *st, const char *w, size_t n)
 	else
 		kbuf_puts(&b, whybuf[0] ? whybuf : "invalid value");
 	kbuf_puts(&b, ": ");
-	put_action(&b, st, opt);
+	put_action(&b, st, &ref);
 	diag_emit(st, msg);
 }
 
@@ -342,11 +401,13 @@ static bool is_image_path(const char *w, size_t n)
 	return file;
 }
 
-size_t cmdline_parse(const char *line, const struct cmdline_opt *opts,
-		     size_t nopts, void *cfg, struct cmdline_diags *diags)
+size_t cmdline_parse_tables(const char *line, const struct cmdline_table *t,
+			    size_t nt, struct cmdline_diags *diags)
 {
 	struct parse_state st = {
-		.opts = opts, .nopts = nopts, .cfg = cfg, .diags = diags};
+		.t = t,
+		.nt = nt < CMDLINE_TABLES_MAX ? nt : CMDLINE_TABLES_MAX,
+		.diags = diags};
 	size_t wordno = 0;
 	bool first = true;
 
@@ -371,9 +432,20 @@ size_t cmdline_parse(const char *line, const struct cmdline_opt *opts,
 		first = false;
 		line += n;
 	}
+	for (size_t i = 0; i < st.nt; i++)
+		if (t[i].given)
+			kmemcpy(t[i].given, st.set[i], sizeof(st.set[i]));
 	if (diags)
-		kmemcpy(diags->given, st.set, sizeof(diags->given));
+		kmemcpy(diags->given, st.set[0], sizeof(diags->given));
 	return st.ndiag;
+}
+
+size_t cmdline_parse(const char *line, const struct cmdline_opt *opts,
+		     size_t nopts, void *cfg, struct cmdline_diags *diags)
+{
+	const struct cmdline_table t = {opts, nopts, cfg, NULL};
+
+	return cmdline_parse_tables(line, &t, 1, diags);
 }
 
 bool cmdline_given(const uint64_t given[CMDLINE_OPTS_MAX / 64],

@@ -4,6 +4,11 @@
  * `key` for flags), parsed against a table of options into a config struct.
  * Portable: no hardware access, tested on the host.
  *
+ * One parse may apply several tables (struct cmdline_table), each with
+ * the struct its offsets are into: the kernel's keys and those of the
+ * layers above it, which the kernel does not know. They share the words,
+ * the diagnostics and `help`.
+ *
  * Bad input never stops the boot. Each problem becomes one diagnostic that
  * names the offending word and says what was done instead, e.g.
  *   cmdline: unknown key 'nosuchkey' in 'nosuchkey=1': ignored
@@ -25,10 +30,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CMDLINE_WORD_MAX 256 /* longer words are rejected as a whole */
-#define CMDLINE_DIAG_LEN 160
-#define CMDLINE_DIAG_MAX 16
-#define CMDLINE_OPTS_MAX 256 /* options whose use is tracked */
+#define CMDLINE_WORD_MAX   256 /* longer words are rejected as a whole */
+#define CMDLINE_DIAG_LEN   160
+#define CMDLINE_DIAG_MAX   16
+#define CMDLINE_OPTS_MAX   256 /* options whose use is tracked, per table */
+#define CMDLINE_TABLES_MAX 4   /* tables in one parse */
+
+/*
+ * Where diagnostics go: each one a NUL-terminated printable line. An
+ * OPT_CUSTOM parser that takes part of a value (parse_notes) reports
+ * through one; cmdline_parse() puts them with its own.
+ */
+struct diag_sink {
+	void (*emit)(void *ctx, const char *msg); /* NULL: only counted */
+	void *ctx;
+};
 
 enum opt_kind {
 	OPT_FLAG,   /* bare `key` (or key=1/0/yes/no/on/off): bool */
@@ -46,20 +62,41 @@ struct cmdline_opt {
 	size_t offset;	   /* of the field in the config struct */
 	uint64_t min, max; /* OPT_UINT */
 	const char *const *choices; /* OPT_CHOICE, NULL-terminated */
-	size_t size;		    /* OPT_STRING: field size incl. NUL */
+	/* OPT_STRING: field size incl. NUL; OPT_CUSTOM: longest value + 1 */
+	size_t size;
 	/*
 	 * OPT_CUSTOM: parse the NUL-terminated value into dst; on error
 	 * return false, leave dst untouched and put a short reason (e.g.
 	 * "expected com1..com4 or 0xPORT[,baud]") into why.
 	 */
 	bool (*parse)(const char *val, void *dst, char *why, size_t whylen);
+	/*
+	 * OPT_CUSTOM, instead of parse: a value taken in part, such as a
+	 * list where one bad item costs only itself. Fills dst completely,
+	 * passes each problem (saying what was done instead) to note, which
+	 * may be NULL, and returns how many there were. Never rejects.
+	 */
+	size_t (*parse_notes)(const char *val, void *dst,
+			      const struct diag_sink *note);
+};
+
+/* One table of options and the struct its offsets are into. */
+struct cmdline_table {
+	const struct cmdline_opt *opts;
+	size_t nopts;
+	void *cfg;
+	/* Bit i: option i took a valid value from the line; may be NULL. */
+	uint64_t *given; /* CMDLINE_OPTS_MAX / 64 words */
 };
 
 struct cmdline_diags {
 	size_t count;	/* how many were stored */
 	size_t dropped; /* how many more there were */
 	char msg[CMDLINE_DIAG_MAX][CMDLINE_DIAG_LEN];
-	/* Bit i: option i took a valid value from the line (not a default). */
+	/*
+	 * Bit i: option i of the (first) table took a valid value from the
+	 * line (not a default).
+	 */
 	uint64_t given[CMDLINE_OPTS_MAX / 64];
 };
 
@@ -81,6 +118,14 @@ void cmdline_defaults(const struct cmdline_opt *opts, size_t nopts, void *cfg);
  */
 size_t cmdline_parse(const char *line, const struct cmdline_opt *opts,
 		     size_t nopts, void *cfg, struct cmdline_diags *diags);
+
+/*
+ * The same over up to CMDLINE_TABLES_MAX tables: a key is looked up in
+ * each in turn (the first that has it wins), and each table's given
+ * mask is filled.
+ */
+size_t cmdline_parse_tables(const char *line, const struct cmdline_table *t,
+			    size_t nt, struct cmdline_diags *diags);
 
 /* Finds an option by key; NULL if there is none. */
 const struct cmdline_opt *cmdline_find(const struct cmdline_opt *opts,
