@@ -55,20 +55,21 @@ extern const struct experiment experiments[];
 extern const size_t nr_experiments;
 
 /*
- * Parses the experiments' parameters and, with invlpgb=emulate on a CPU
- * without INVLPGB, installs the software model: before the tlb: checks,
- * which run INVLPGB through it too (bench_invlpgb_model() says whether).
+ * Takes the experiments' parameters (parsed with the command line,
+ * bench/options.h) and, with invlpgb=emulate on a CPU without INVLPGB,
+ * installs the software model: before the tlb: checks, which run INVLPGB
+ * through it too (bench_invlpgb_model() says whether).
  */
-void bench_init(const struct config *cfg);
+void bench_init(const struct config *cfg, const struct bench_params *p);
 /* Whether bench_init installed the INVLPGB software model. */
 bool bench_invlpgb_model(void);
 /*
  * Runs the experiments that bench= selects, in table order, then removes
  * the model if bench_init installed it.
  */
-void bench_run(const struct config *cfg);
+void bench_run(void);
 
-/* Prints a parameter diagnostic as an INFO line (struct param_diag). */
+/* Prints a parameter diagnostic as an INFO line (struct diag_sink). */
 void bench_diag(void *ctx, const char *msg);
 
 /* What each experiment will run, for the time budget (bench/plan.h). */

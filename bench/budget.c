@@ -8,6 +8,7 @@
 #include "bench/budget.h"
 #include "bench/bench.h"
 #include "bench/invlpgb_emul.h"
+#include "bench/options.h"
 #include "bench/rng.h"
 #include "bench/shootdown_pages.h"
 #include "bench/shootdown_sweep.h"
@@ -214,8 +215,7 @@ static void shootdown_pilot_plan(const struct bench_params *p,
 		sd->pilot[0][0] = 0; /* derive it instead */
 }
 
-static void fill_shootdown(const struct config *cfg,
-			   const struct bench_params *p, struct bench_ctx *ctx)
+static void fill_shootdown(const struct bench_params *p, struct bench_ctx *ctx)
 {
 	struct plan_shootdown *sd = &plan.sd;
 	struct param_list t;
@@ -238,21 +238,21 @@ static void fill_shootdown(const struct config *cfg,
 	shootdown_pilot_plan(p, ctx, sd);
 	sd->samples = p->samples;
 	sd->warmup = p->warmup;
-	sd->samples_set = config_given(cfg, "samples");
-	sd->warmup_set = config_given(cfg, "warmup");
-	sd->targets_set = config_given(cfg, "targets");
+	sd->samples_set = bench_given(p, "samples");
+	sd->warmup_set = bench_given(p, "warmup");
+	sd->targets_set = bench_given(p, "targets");
 }
 
-static void fill(const struct config *cfg, const struct bench_params *p,
-		 const bool run[PLAN_EXPS], struct bench_ctx *ctx)
+static void fill(const struct bench_params *p, const bool run[PLAN_EXPS],
+		 struct bench_ctx *ctx)
 {
-	plan = (struct plan){.budget_ms = cfg->budget_s * 1000};
+	plan = (struct plan){.budget_ms = p->budget_s * 1000};
 	for (int e = 0; e < PLAN_EXPS; e++)
 		plan.run[e] = run[e];
 	/* Alone, shootdown and reclaim only say that they need 2 cpus. */
 	if (!costs.responders)
 		plan.run[PLAN_SHOOTDOWN] = plan.run[PLAN_RECLAIM] = false;
-	fill_shootdown(cfg, p, ctx);
+	fill_shootdown(p, ctx);
 	/* primitives: a handful of local ops and round trips per class. */
 	plan.primitives_cycles =
 		plan_primitives_cycles(p->samples, plan.sd.classes, &costs);
@@ -260,10 +260,10 @@ static void fill(const struct config *cfg, const struct bench_params *p,
 	if (plan.run[PLAN_RECLAIM] && plan.budget_ms)
 		reclaim_pilot(p, ctx, &plan.rc);
 	/* 0 means "size it from free RAM", which is not a user's size. */
-	plan.rc.cold_set = config_given(cfg, "reclaim_mb") && p->reclaim_mb;
-	plan.rc.hot_set = config_given(cfg, "hot_mb") && p->hot_mb;
+	plan.rc.cold_set = bench_given(p, "reclaim_mb") && p->reclaim_mb;
+	plan.rc.hot_set = bench_given(p, "hot_mb") && p->hot_mb;
 	flushloop_plan_shape(ctx, &plan.fl);
-	plan.fl.duration_set = config_given(cfg, "duration_ms");
+	plan.fl.duration_set = bench_given(p, "duration_ms");
 }
 
 /* The plan into the sizes the experiments run with. */
@@ -399,11 +399,11 @@ static void plan_record(void)
 	record_end(&r);
 }
 
-void budget_plan(const struct config *cfg, const struct bench_params *p,
-		 const bool run[PLAN_EXPS], struct bench_ctx *ctx)
+void budget_plan(const struct bench_params *p, const bool run[PLAN_EXPS],
+		 struct bench_ctx *ctx)
 {
 	measure_costs(ctx->records.overhead);
-	fill(cfg, p, run, ctx);
+	fill(p, run, ctx);
 	configured_samples = plan.sd.samples;
 	configured_cold_mb = plan.rc.cold_pages / 256;
 	configured_hot_pages = plan.rc.hot_pages;

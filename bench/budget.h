@@ -13,11 +13,10 @@
 #include <stdbool.h>
 #include "bench/bench.h"
 #include "bench/plan.h"
-#include "kernel/config.h"
 
 /* run[e]: experiment e (plan.h order = the experiment table's) is selected. */
-void budget_plan(const struct config *cfg, const struct bench_params *p,
-		 const bool run[PLAN_EXPS], struct bench_ctx *ctx);
+void budget_plan(const struct bench_params *p, const bool run[PLAN_EXPS],
+		 struct bench_ctx *ctx);
 
 /* Experiment e took `cycles`. */
 void budget_account(enum plan_exp e, uint64_t cycles);

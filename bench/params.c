@@ -43,7 +43,7 @@ static void put_quoted(struct kbuf *b, const char *s, size_t n, size_t max)
  * char *); kbuf quotes, shortens and escapes them, so the message is
  * printable ASCII whatever the input. Returns 1: one diagnostic.
  */
-static size_t diag(const struct param_diag *d, const char *key, const char *fmt,
+static size_t diag(const struct diag_sink *d, const char *key, const char *fmt,
 		   ...)
 {
 	char buf[PARAM_DIAG_LEN];
@@ -116,7 +116,7 @@ static enum add_result list_add(struct param_list *l, uint32_t v)
 
 /* One item of a number list into *v; returns the diagnostics. */
 static size_t list_value(const struct list_spec *sp, const struct item *it,
-			 uint32_t *v, const struct param_diag *d)
+			 uint32_t *v, const struct diag_sink *d)
 {
 	enum kparse_err e;
 	uint64_t u;
@@ -140,7 +140,7 @@ static size_t list_value(const struct list_spec *sp, const struct item *it,
 
 /* Adds every valid item of s to out; returns the diagnostics. */
 static size_t list_items(const struct list_spec *sp, const char *s,
-			 struct param_list *out, const struct param_diag *d)
+			 struct param_list *out, const struct diag_sink *d)
 {
 	const char *p = s;
 	struct item it;
@@ -174,7 +174,7 @@ static size_t list_items(const struct list_spec *sp, const char *s,
 }
 
 static size_t list_parse(const struct list_spec *sp, const char *s,
-			 struct param_list *out, const struct param_diag *d)
+			 struct param_list *out, const struct diag_sink *d)
 {
 	size_t nd = 0;
 
@@ -192,7 +192,7 @@ static size_t list_parse(const struct list_spec *sp, const char *s,
 
 size_t params_parse_uints(const char *key, const char *s, uint32_t min,
 			  uint32_t max, const char *def, struct param_list *out,
-			  const struct param_diag *d)
+			  const struct diag_sink *d)
 {
 	struct list_spec sp = {.key = key, .min = min, .max = max, .def = def};
 
@@ -200,7 +200,7 @@ size_t params_parse_uints(const char *key, const char *s, uint32_t min,
 }
 
 size_t params_parse_pages(const char *s, struct param_list *out,
-			  const struct param_diag *d)
+			  const struct diag_sink *d)
 {
 	return params_parse_uints("pages", s, 1, PARAM_PAGES_MAX,
 				  PARAM_PAGES_DEFAULT, out, d);
@@ -210,7 +210,7 @@ static const char *const target_words[] = {"all", "auto", NULL};
 static const uint32_t target_vals[] = {PARAM_TARGETS_ALL, PARAM_TARGETS_AUTO};
 
 size_t params_parse_targets(const char *s, struct param_list *out,
-			    const struct param_diag *d)
+			    const struct diag_sink *d)
 {
 	struct list_spec sp = {
 		.key = "targets",
@@ -236,8 +236,7 @@ void params_default_targets(uint32_t responders, struct param_list *out)
 }
 
 size_t params_resolve_targets(const struct param_list *in, uint32_t responders,
-			      struct param_list *out,
-			      const struct param_diag *d)
+			      struct param_list *out, const struct diag_sink *d)
 {
 	struct param_list def;
 	bool full = false;
@@ -313,7 +312,7 @@ static void add_all(const struct param_names *t, struct param_list *out)
 
 static size_t unknown_diag(const char *key, const struct item *it,
 			   const struct param_names *t, bool allow_none,
-			   const struct param_diag *d)
+			   const struct diag_sink *d)
 {
 	char names[PARAM_DIAG_LEN];
 	struct kbuf b;
@@ -336,7 +335,7 @@ static size_t unknown_diag(const char *key, const struct item *it,
 /* One item of a names list; returns the diagnostics, SIZE_MAX to stop. */
 static size_t name_item(const char *key, const struct item *it,
 			const struct param_names *t, bool allow_none,
-			struct param_list *out, const struct param_diag *d)
+			struct param_list *out, const struct diag_sink *d)
 {
 	uint32_t idx;
 
@@ -364,7 +363,7 @@ static size_t name_item(const char *key, const struct item *it,
 
 size_t params_parse_names(const char *key, const char *s,
 			  const struct param_names *names, bool allow_none,
-			  struct param_list *out, const struct param_diag *d)
+			  struct param_list *out, const struct diag_sink *d)
 {
 	const char *p = s;
 	struct item it;
@@ -410,7 +409,7 @@ static int find_word(const char *const *words, const struct item *it)
 
 /* The options after the mode: only bug=KIND so far. */
 static size_t invlpgb_option(const struct item *it, struct param_invlpgb *r,
-			     const struct param_diag *d)
+			     const struct diag_sink *d)
 {
 	struct item v;
 	int i;
@@ -435,7 +434,7 @@ static size_t invlpgb_option(const struct item *it, struct param_invlpgb *r,
 }
 
 size_t params_parse_invlpgb(const char *s, struct param_invlpgb *out,
-			    const struct param_diag *d)
+			    const struct diag_sink *d)
 {
 	struct param_invlpgb r = {PARAM_INVLPGB_AUTO, PARAM_BUG_NONE};
 	const char *p = s;
@@ -481,7 +480,7 @@ const char *params_invlpgb_bug_name(enum param_invlpgb_bug bug)
 }
 
 size_t params_parse_delay(const char *s, const struct param_names *strategies,
-			  struct param_delay *out, const struct param_diag *d)
+			  struct param_delay *out, const struct diag_sink *d)
 {
 	struct item name = {s, 0}, num;
 	uint64_t v;
@@ -509,42 +508,6 @@ size_t params_parse_delay(const char *s, const struct param_names *strategies,
 	out->on = true;
 	out->cycles = v;
 	return 0;
-}
-
-static uint32_t clamp_u32(uint64_t v, uint32_t min, uint32_t max)
-{
-	return v < min ? min : v > max ? max : (uint32_t)v;
-}
-
-size_t params_from_config(const struct config *cfg,
-			  const struct param_names *benches,
-			  const struct param_names *strategies,
-			  struct bench_params *out, const struct param_diag *d)
-{
-	size_t nd = 0;
-
-	kmemset(out, 0, sizeof(*out));
-	nd += params_parse_names("bench", cfg->bench, benches, true,
-				 &out->bench, d);
-	nd += params_parse_names("strategies", cfg->strategies, strategies,
-				 false, &out->strategies, d);
-	nd += params_parse_pages(cfg->pages, &out->pages, d);
-	nd += params_parse_targets(cfg->targets, &out->targets, d);
-	nd += params_parse_invlpgb(cfg->invlpgb, &out->invlpgb, d);
-	/* cmdline.c checked the ranges; this only guards a zeroed config. */
-	out->samples = clamp_u32(cfg->samples, 1, PARAM_SAMPLES_MAX);
-	out->warmup = clamp_u32(cfg->warmup, 0, PARAM_WARMUP_MAX);
-	out->seed = cfg->seed;
-	out->reclaim_mb = cfg->reclaim_mb;
-	out->hot_mb = cfg->hot_mb;
-	out->writers = cfg->writers;
-	out->handler_timing = cfg->handler_timing;
-	out->flushloop_local = cfg->inject == INJECT_FLUSHLOOP_LOCAL;
-	out->raw = cfg->raw;
-	nd += params_parse_delay(cfg->delay_handler, strategies, &out->delay,
-				 d);
-	out->duration_ms = cfg->duration_ms ? cfg->duration_ms : 1;
-	return nd;
 }
 
 size_t params_list_format(const struct param_list *l, char *buf, size_t size)

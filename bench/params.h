@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The experiments' parameters: from the strings of the kernel command line
- * (kernel/config.h keeps them as text: pages=, targets=, strategies=,
- * bench=, invlpgb=; samples=, warmup= and seed= are numbers that cmdline.c
- * already range-checks) to parsed lists. Portable, tested on the host.
+ * The experiments' parameters, and the parsers of their lists: pages=,
+ * targets=, strategies=, bench=, invlpgb=, delay_handler=. They run as the
+ * OPT_CUSTOM parsers of the experiments' command-line keys
+ * (bench/options.c), which kernel/cmdline.c applies in the one parse of
+ * the line; numbers and flags are its plain OPT_UINT and OPT_FLAG keys.
+ * Portable, tested on the host.
  *
  * As with the command line itself, bad input never stops a run. Each
  * problem becomes one diagnostic, plain printable ASCII, that names the
@@ -23,15 +25,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "kernel/config.h"
+#include "lib/cmdline.h"
 
 #define PARAM_LIST_MAX	    32 /* values per list */
 #define PARAM_DIAG_LEN	    160
 #define PARAM_PAGES_MAX	    4096
 #define PARAM_PAGES_DEFAULT "1,2,8,32,33,64,512"
 #define PARAM_TARGETS_MAX   65535
-#define PARAM_SAMPLES_MAX   1000000 /* as config.c's samples= */
-#define PARAM_WARMUP_MAX    100000  /* as config.c's warmup= */
+#define PARAM_SAMPLES_MAX   1000000
+#define PARAM_WARMUP_MAX    100000
 /* Items of targets= that stand for a number known only at run time. */
 #define PARAM_TARGETS_ALL  UINT32_MAX	    /* every responder */
 #define PARAM_TARGETS_AUTO (UINT32_MAX - 1) /* 1, 2, 4, ... and all */
@@ -41,13 +43,11 @@ struct param_list {
 	uint32_t v[PARAM_LIST_MAX];
 };
 
-/* Receives each diagnostic (NUL-terminated, < PARAM_DIAG_LEN bytes). */
-typedef void (*param_diag_fn)(void *ctx, const char *msg);
-
-struct param_diag {
-	param_diag_fn emit; /* NULL: diagnostics are only counted */
-	void *ctx;
-};
+/*
+ * Diagnostics go to a struct diag_sink (kernel/cmdline.h): the command
+ * line's own channel when these parsers run as its options' parsers
+ * (bench/options.c). Each is NUL-terminated, < PARAM_DIAG_LEN bytes.
+ */
 
 /*
  * A caller's table of names (strategies, experiments): `count` elements,
@@ -104,25 +104,32 @@ struct param_delay {
 	uint64_t cycles;   /* 1..PARAM_DELAY_MAX */
 };
 
-/* Everything the experiments take from the command line. */
+/*
+ * Everything the experiments take from the command line, each field
+ * written by its key's parser (bench/options.c), with its default.
+ */
 struct bench_params {
 	struct param_list bench;      /* indices into the experiment table */
 	struct param_list strategies; /* indices into the strategy table */
 	struct param_list pages;      /* 1..PARAM_PAGES_MAX */
 	struct param_list targets; /* unresolved: see params_resolve_targets */
 	struct param_invlpgb invlpgb;
-	uint32_t samples, warmup;
+	uint64_t samples, warmup;
 	uint64_t reclaim_mb, hot_mb, duration_ms;
+	uint64_t budget_s;
 	bool writers;
 	bool handler_timing; /* shootdown: time the responders' handlers */
 	/*
-	 * selftest=flushloop-local: flushloop's strategies flush this CPU
-	 * only, so that its cross-CPU check must FAIL them.
+	 * selftest=flushloop-local (a kernel key: bench_init sets it):
+	 * flushloop's strategies flush this CPU only, so that its cross-CPU
+	 * check must FAIL them.
 	 */
 	bool flushloop_local;
 	bool raw;		  /* raw=on: every sample in raw records */
 	struct param_delay delay; /* delay_handler= */
 	uint64_t seed;
+	/* Which keys the line gave a valid value: see bench_given(). */
+	uint64_t given[CMDLINE_OPTS_MAX / 64];
 };
 
 /*
@@ -134,15 +141,15 @@ struct bench_params {
 /* Numbers in [min, max]; if none is valid, `def` (parsed the same way). */
 size_t params_parse_uints(const char *key, const char *s, uint32_t min,
 			  uint32_t max, const char *def, struct param_list *out,
-			  const struct param_diag *d);
+			  const struct diag_sink *d);
 
 /* pages=: 1..PARAM_PAGES_MAX, default PARAM_PAGES_DEFAULT. */
 size_t params_parse_pages(const char *s, struct param_list *out,
-			  const struct param_diag *d);
+			  const struct diag_sink *d);
 
 /* targets=: 1..PARAM_TARGETS_MAX, `all` and `auto` (the default). */
 size_t params_parse_targets(const char *s, struct param_list *out,
-			    const struct param_diag *d);
+			    const struct diag_sink *d);
 
 /* 1, 2, 4, 8, ... up to `responders`, then `responders` itself. */
 void params_default_targets(uint32_t responders, struct param_list *out);
@@ -156,7 +163,7 @@ void params_default_targets(uint32_t responders, struct param_list *out);
  */
 size_t params_resolve_targets(const struct param_list *in, uint32_t responders,
 			      struct param_list *out,
-			      const struct param_diag *d);
+			      const struct diag_sink *d);
 
 /*
  * Names from a table, as indices into it. `all` selects every name (in
@@ -165,7 +172,7 @@ size_t params_resolve_targets(const struct param_list *in, uint32_t responders,
  */
 size_t params_parse_names(const char *key, const char *s,
 			  const struct param_names *names, bool allow_none,
-			  struct param_list *out, const struct param_diag *d);
+			  struct param_list *out, const struct diag_sink *d);
 
 /* The name at index i of a table (NULL if out of range). */
 const char *params_name(const struct param_names *names, size_t i);
@@ -175,7 +182,7 @@ const char *params_name(const struct param_names *names, size_t i);
  * KIND none|count|stride|no-tlbsync (default none; ignored with off).
  */
 size_t params_parse_invlpgb(const char *s, struct param_invlpgb *out,
-			    const struct param_diag *d);
+			    const struct diag_sink *d);
 const char *params_invlpgb_mode_name(enum param_invlpgb_mode mode);
 const char *params_invlpgb_bug_name(enum param_invlpgb_bug bug);
 
@@ -185,13 +192,7 @@ const char *params_invlpgb_bug_name(enum param_invlpgb_bug bug);
  * 0x hex). Anything else is reported and leaves it off.
  */
 size_t params_parse_delay(const char *s, const struct param_names *strategies,
-			  struct param_delay *out, const struct param_diag *d);
-
-/* All of the above from a parsed command line; bench= allows `none`. */
-size_t params_from_config(const struct config *cfg,
-			  const struct param_names *benches,
-			  const struct param_names *strategies,
-			  struct bench_params *out, const struct param_diag *d);
+			  struct param_delay *out, const struct diag_sink *d);
 
 /*
  * "1,2,8" (`all`/`auto` by name) into buf, always terminated when

@@ -5,6 +5,7 @@
  */
 #include "bench/bench.h"
 #include "bench/budget.h"
+#include "bench/options.h"
 #include "bench/protocol_overhead.h"
 #include "bench/shootdown_sweep.h"
 #include "kernel/report.h"
@@ -25,9 +26,15 @@ const struct experiment experiments[] = {
 	 flushloop_run},
 };
 const size_t nr_experiments = sizeof(experiments) / sizeof(experiments[0]);
-/* The time budget (bench/plan.h) knows them by the same index. */
+/*
+ * The time budget (bench/plan.h) and bench= (bench/options.c) know them
+ * by the same index.
+ */
 _Static_assert(sizeof(experiments) / sizeof(experiments[0]) == PLAN_EXPS,
 	       "the experiment table and enum plan_exp differ");
+_Static_assert(sizeof(experiments) / sizeof(experiments[0]) ==
+		       sizeof(bench_names) / sizeof(bench_names[0]),
+	       "the experiment table and bench_names differ");
 
 /* What the command line asked for; what the run makes of it. */
 static struct bench_params params;
@@ -56,14 +63,11 @@ static size_t nr_selected(void)
 	return n;
 }
 
-void bench_init(const struct config *cfg)
+void bench_init(const struct config *cfg, const struct bench_params *p)
 {
-	struct param_names benches = PARAM_NAMES_FIELD(experiments, name);
-	struct param_names strategies = PARAM_NAMES_ARRAY(strategy_names);
-	struct param_diag d = {bench_diag, NULL};
-
+	params = *p;
+	bench_options_from_kernel(&params, cfg);
 	bench_text(cfg->output != OUTPUT_JSON);
-	params_from_config(cfg, &benches, &strategies, &params, &d);
 	bench_invlpgb_init(&ctx.invlpgb, params.invlpgb.mode);
 }
 
@@ -84,7 +88,7 @@ static void sizes_from_params(const struct bench_params *p,
 				  .flushloop_ms = p->duration_ms};
 }
 
-void bench_run(const struct config *cfg)
+void bench_run(void)
 {
 	bool run[PLAN_EXPS];
 
@@ -96,7 +100,7 @@ void bench_run(const struct config *cfg)
 	for (size_t i = 0; i < nr_experiments; i++)
 		run[i] = selected(i);
 	if (nr_selected())
-		budget_plan(cfg, &params, run, &ctx);
+		budget_plan(&params, run, &ctx);
 	for (size_t i = 0; i < nr_experiments; i++) {
 		uint64_t t0 = rdtsc();
 

@@ -11,7 +11,7 @@
 static void build_lists(struct sd_sweep *sw, const struct bench_params *p,
 			const struct param_list *targets, unsigned responders)
 {
-	struct param_diag d = {bench_diag, NULL};
+	struct diag_sink d = {bench_diag, NULL};
 	struct param_list t;
 
 	for (uint32_t i = 0; i < p->pages.n; i++) {

@@ -25,10 +25,6 @@
 #define WAIT_US	     5000000
 #define MAX_VARIANTS (4 * S_COUNT) /* modes x global or not */
 
-const char *const strategy_names[S_COUNT] = {
-	"ipi-page", "ipi-range", "ipi-full", "ipi-linux", "invlpgb",
-};
-
 struct variant {
 	enum strategy s;
 	enum ipi_mode mode;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "bench/bench.h"
 #include "bench/invlpgb_emul.h"
+#include "bench/options.h"
 #include "init/env.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
@@ -25,6 +26,7 @@
 #include "version.h"
 
 static struct config cfg;
+static struct bench_params params; /* the experiments' keys */
 static struct cmdline_diags cmdline_diags;
 
 static void report_to_console(const char *head, const char *body, size_t n)
@@ -42,9 +44,12 @@ static const char *const output_names[] = {
 	[OUTPUT_JSON] = "json",
 };
 
+/* The kernel's keys and the experiments', in one parse of the line. */
 static void config_load(const char *line)
 {
-	config_parse(line, &cfg, &cmdline_diags);
+	const struct cmdline_table bench = bench_options(&params);
+
+	config_parse(line, &cfg, &bench, 1, &cmdline_diags);
 	/* Before the first record: output=human prints none of them. */
 	report_records(cfg.output != OUTPUT_HUMAN);
 }
@@ -69,13 +74,19 @@ static void config_report(void)
 			    : "");
 }
 
+static void print_keys(const struct cmdline_opt *opts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		kprintf("  %-10s default %-8s %s\n", opts[i].key, opts[i].def,
+			opts[i].help);
+}
+
 /* `help`: every key with its default and meaning. */
 static void config_print_help(void)
 {
 	kprintf("Kernel command line keys (key=value, separated by spaces):\n");
-	for (size_t i = 0; i < config_nopts; i++)
-		kprintf("  %-10s default %-8s %s\n", config_opts[i].key,
-			config_opts[i].def, config_opts[i].help);
+	print_keys(config_opts, config_nopts);
+	print_keys(bench_opts, bench_nopts);
 }
 
 /* The tlb: checks, through the INVLPGB model where bench_init() started it. */
@@ -126,10 +137,10 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 		config_print_help();      /* every key, default, meaning */
 	selftest_run(&cfg);               /* the harness checks itself */
 	mm_selftest_run();                /* mappings, stale TLB, W^X */
-	bench_init(&cfg);                 /* parameters, the INVLPGB model */
+	bench_init(&cfg, &params);        /* parameters, the INVLPGB model */
 	tlb_checks();                     /* each flush primitive */
 	smp_selftest_run(&cfg);           /* cross-calls, IPIs, barrier */
-	bench_run(&cfg);                  /* the experiments bench= names */
+	bench_run();                      /* the experiments bench= names */
 	run_exit(report_summary());       /* SUMMARY, EXIT: STATUS=n, stop */
 }
 /* clang-format on */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The command-line keys of the harness (see config.h): one table that
- * cmdline_parse() applies, `help` prints and the README documents.
+ * The kernel's command-line keys (see config.h): one table that
+ * cmdline_parse_tables() applies, `help` prints and the README documents,
+ * beside the tables of the layers above.
  */
 #include <stddef.h>
 #include "config.h"
@@ -109,15 +110,6 @@ const struct cmdline_opt config_opts[] = {
 		.choices = exit_choices,
 	},
 	{
-		.key = "bench",
-		.kind = OPT_STRING,
-		.def = "all",
-		.help = "experiments to run: all, none or a comma-separated "
-			"list of names",
-		.offset = CFG_OFF(bench),
-		.size = sizeof(((struct config *)0)->bench),
-	},
-	{
 		.key = "selftest",
 		.kind = OPT_CHOICE,
 		.def = "none",
@@ -169,128 +161,6 @@ const struct cmdline_opt config_opts[] = {
 		.choices = idle_choices,
 	},
 	{
-		.key = "seed",
-		.kind = OPT_UINT,
-		.def = "1",
-		.help = "seed for the randomised orders of the experiments",
-		.offset = CFG_OFF(seed),
-		.min = 0,
-		.max = UINT64_MAX,
-	},
-	{
-		.key = "pages",
-		.kind = OPT_STRING,
-		.def = "1,2,8,32,33,64,512",
-		.help = "pages invalidated per shootdown: a comma-separated "
-			"list of 1..4096",
-		.offset = CFG_OFF(pages),
-		.size = sizeof(((struct config *)0)->pages),
-	},
-	{
-		.key = "targets",
-		.kind = OPT_STRING,
-		.def = "auto",
-		.help = "responder counts: a comma-separated list of numbers, "
-			"all (every other CPU) or auto (1,2,4,... and all)",
-		.offset = CFG_OFF(targets),
-		.size = sizeof(((struct config *)0)->targets),
-	},
-	{
-		.key = "strategies",
-		.kind = OPT_STRING,
-		.def = "all",
-		.help = "invalidation strategies to compare: all or a "
-			"comma-separated list (ipi-page,ipi-range,...)",
-		.offset = CFG_OFF(strategies),
-		.size = sizeof(((struct config *)0)->strategies),
-	},
-	{
-		.key = "budget_s",
-		.kind = OPT_UINT,
-		.def = "12",
-		.help = "seconds the experiments may take: sizes the user did "
-			"not set are cut to fit; 0: no limit",
-		.offset = CFG_OFF(budget_s),
-		.min = 0,
-		.max = 1000000,
-	},
-	{
-		.key = "samples",
-		.kind = OPT_UINT,
-		.def = "200",
-		.help = "timed samples per configuration (1..1000000)",
-		.offset = CFG_OFF(samples),
-		.min = 1,
-		.max = 1000000,
-	},
-	{
-		.key = "warmup",
-		.kind = OPT_UINT,
-		.def = "20",
-		.help = "untimed runs before the samples of each configuration "
-			"(0..100000)",
-		.offset = CFG_OFF(warmup),
-		.min = 0,
-		.max = 100000,
-	},
-	{
-		.key = "reclaim_mb",
-		.kind = OPT_UINT,
-		.def = "0",
-		.help = "reclaim: MiB of cold memory to page out; 0 sizes it "
-			"from free RAM (a third, at most 20 GiB)",
-		.offset = CFG_OFF(reclaim_mb),
-		.min = 0,
-		.max = 1048576,
-	},
-	{
-		.key = "hot_mb",
-		.kind = OPT_UINT,
-		.def = "0",
-		.help = "reclaim: MiB each worker reads at random; 0 sizes it "
-			"from free RAM (at most 2 GiB)",
-		.offset = CFG_OFF(hot_mb),
-		.min = 0,
-		.max = 1048576,
-	},
-	{
-		.key = "writers",
-		.kind = OPT_FLAG,
-		.def = "on",
-		.help = "reclaim: workers also write into the pages being "
-			"paged "
-			"out, so that lost writes can be detected",
-		.offset = CFG_OFF(writers),
-	},
-	{
-		.key = "duration_ms",
-		.kind = OPT_UINT,
-		.def = "100",
-		.help = "reclaim: worker baseline window; flushloop: time per "
-			"strategy and CPU count (1..60000 ms)",
-		.offset = CFG_OFF(duration_ms),
-		.min = 1,
-		.max = 60000,
-	},
-	{
-		.key = "handler_timing",
-		.kind = OPT_FLAG,
-		.def = "off",
-		.help = "shootdown: time every responder's handler (two "
-			"ordered TSC reads in it: handler_p50/p99/max in the "
-			"records); off keeps them out of the measured path",
-		.offset = CFG_OFF(handler_timing),
-	},
-	{
-		.key = "raw",
-		.kind = OPT_FLAG,
-		.def = "off",
-		.help = "also print every timed sample, in raw records after "
-			"each result record (a lot of console: 5-7 bytes a "
-			"sample)",
-		.offset = CFG_OFF(raw),
-	},
-	{
 		.key = "output",
 		.kind = OPT_CHOICE,
 		.def = "both",
@@ -300,39 +170,24 @@ const struct cmdline_opt config_opts[] = {
 		.offset = CFG_OFF(output),
 		.choices = output_choices,
 	},
-	{
-		.key = "delay_handler",
-		.kind = OPT_STRING,
-		.def = "none",
-		.help = "test aid: STRATEGY:CYCLES busy-waits CYCLES TSC "
-			"cycles in every shootdown responder handler of that "
-			"strategy (records carry delay_cycles); none: off",
-		.offset = CFG_OFF(delay_handler),
-		.size = sizeof(((struct config *)0)->delay_handler),
-	},
-	{
-		.key = "invlpgb",
-		.kind = OPT_STRING,
-		.def = "auto",
-		.help = "INVLPGB: auto, off, emulate (software model where "
-			"absent) or force; optionally ,bug=count|stride|"
-			"no-tlbsync",
-		.offset = CFG_OFF(invlpgb),
-		.size = sizeof(((struct config *)0)->invlpgb),
-	},
 };
 
 const size_t config_nopts = sizeof(config_opts) / sizeof(config_opts[0]);
 
 size_t config_parse(const char *line, struct config *cfg,
+		    const struct cmdline_table *more, size_t nmore,
 		    struct cmdline_diags *diags)
 {
-	size_t n;
+	struct cmdline_table t[CMDLINE_TABLES_MAX] = {
+		{config_opts, config_nopts, cfg, cfg->given}};
+	size_t nt = 1;
 
 	cmdline_defaults(config_opts, config_nopts, cfg);
-	n = cmdline_parse(line, config_opts, config_nopts, cfg, diags);
-	kmemcpy(cfg->given, diags->given, sizeof(cfg->given));
-	return n;
+	for (size_t i = 0; i < nmore && nt < CMDLINE_TABLES_MAX; i++) {
+		cmdline_defaults(more[i].opts, more[i].nopts, more[i].cfg);
+		t[nt++] = more[i];
+	}
+	return cmdline_parse_tables(line, t, nt, diags);
 }
 
 bool config_given(const struct config *cfg, const char *key)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The harness's settings: the kernel command line's keys, their defaults and
+ * The harness's settings: the kernel's command-line keys, their defaults and
  * meanings (config.c holds the table that `help` prints and the README
- * documents). Portable.
+ * documents). The experiments' keys are bench/options.c's table, which
+ * the top hands to the same parse. Portable.
  */
 #ifndef KERNEL_CONFIG_H
 #define KERNEL_CONFIG_H
@@ -36,29 +37,12 @@ struct console_cfg {
 struct config {
 	struct console_cfg console; /* console=com1..com4|0xPORT[,baud] */
 	int exit_mode;		    /* exit=halt|reboot (enum exit_mode) */
-	char bench[128];	    /* bench=all|none|name,name,... */
 	int inject;		    /* selftest=none|fault|fail|... */
 	bool help;		    /* help: print the keys and defaults */
 	uint64_t cpus;		    /* cpus=N: bring up N CPUs, 0 = all */
 	int init_wait;		    /* init_wait=auto|on|off */
 	int idle;		    /* idle=auto|poll|hlt|mwait */
-	uint64_t seed;		    /* seed=N: for randomised orders */
-	/* The experiments' parameters, parsed further by bench/params.c. */
-	char pages[160];      /* pages=K,K,...: pages per shootdown */
-	char targets[160];    /* targets=auto|all|T,T,...: responders */
-	char strategies[128]; /* strategies=all|name,name,... */
-	uint64_t samples;     /* samples=N: timed samples per configuration */
-	uint64_t warmup;      /* warmup=N: untimed runs before them */
-	uint64_t reclaim_mb;  /* reclaim_mb=N: cold memory paged out, 0 auto */
-	uint64_t hot_mb;      /* hot_mb=N: per worker, 0 auto */
-	bool writers;	      /* writers=on|off: write while paging out */
-	uint64_t duration_ms; /* duration_ms=N: baseline / flushloop time */
-	char invlpgb[32];     /* invlpgb=auto|off|emulate|force[,bug=...] */
-	uint64_t budget_s;    /* budget_s=N: experiments' time, 0 unlimited */
-	bool handler_timing;  /* handler_timing=on|off: time each handler */
-	bool raw;	      /* raw=on|off: every sample in raw records */
-	int output;	      /* output=both|human|json (enum output_mode) */
-	char delay_handler[48]; /* delay_handler=STRATEGY:CYCLES (test aid) */
+	int output;		    /* output=both|human|json */
 	/* Which keys the line gave a valid value: see config_given(). */
 	uint64_t given[CMDLINE_OPTS_MAX / 64];
 };
@@ -67,10 +51,13 @@ extern const struct cmdline_opt config_opts[];
 extern const size_t config_nopts;
 
 /*
- * Every key to its default, then the words of `line` (cmdline_parse), and
- * which keys the line set; returns the number of diagnostics.
+ * Every key of cfg and of the `nmore` tables of the layers above to its
+ * default, then the words of `line` over all of them in one parse
+ * (cmdline_parse_tables), and which keys the line set; returns the number
+ * of diagnostics.
  */
 size_t config_parse(const char *line, struct config *cfg,
+		    const struct cmdline_table *more, size_t nmore,
 		    struct cmdline_diags *diags);
 
 /* Whether the command line set `key` (rather than leaving the default). */

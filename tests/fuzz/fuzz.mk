@@ -50,7 +50,7 @@ FUZZ_ACPI_SRCS := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
 	kernel/acpi_tables.c lib/printf.c $(FUZZ_KSTRING)
 FUZZ_SRCS_multiboot := kernel/multiboot.c $(FUZZ_KSTRING)
 FUZZ_SRCS_cmdline := lib/cmdline.c kernel/config.c bench/params.c \
-	$(FUZZ_KSTRING)
+	bench/options.c $(FUZZ_KSTRING)
 FUZZ_SRCS_acpi := $(FUZZ_ACPI_SRCS)
 FUZZ_SRCS_acpi_table := $(FUZZ_ACPI_SRCS)
 FUZZ_SRCS_topology := smp/topology.c

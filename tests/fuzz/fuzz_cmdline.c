@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: the kernel command line as the loader hands it over
- * (lib/cmdline.c with the real option table of kernel/config.c, the
- * console= parser among them), then every experiment parameter parser of
- * bench/params.c, both on what config_parse() kept and on the raw line
- * (longer than any config field, so the list parsers see long input).
+ * (lib/cmdline.c with the real option tables of kernel/config.c and
+ * bench/options.c in one parse, the console= parser and every experiment
+ * parameter parser of bench/params.c among them), then those parsers
+ * again on the raw line (longer than any key allows, so the list parsers
+ * see long input).
  *
  * Input: u8 responders (for params_resolve_targets), u8 size of the
  * buffer given to params_list_format, then the line; a NUL ends it early,
  * as it would in the loader's string.
  */
 #include "fuzz.h"
+#include "bench/options.h"
 #include "bench/params.h"
 #include "kernel/config.h"
 
-/* As bench/runner.c and bench/shootdown_sweep.c name them. */
+/* As bench/options.c names them. */
 static const char *const experiments[] = {"primitives", "shootdown", "reclaim",
 					  "flushloop"};
 static const char *const strategies[] = {"ipi-page", "ipi-range", "ipi-full",
@@ -29,7 +31,7 @@ static void diag(void *ctx, const char *msg)
 	diag_count++;
 }
 
-static const struct param_diag diags = {diag, NULL};
+static const struct diag_sink diags = {diag, NULL};
 
 static size_t choice_count(const char *const *c)
 {
@@ -40,12 +42,12 @@ static size_t choice_count(const char *const *c)
 	return n;
 }
 
-/* Every field of the config holds what its option allows. */
-static void check_config(const struct config *cfg, const char *line)
+/* Every field of a table's struct holds what its option allows. */
+static void check_table(const struct cmdline_table *t, const char *line)
 {
-	for (size_t i = 0; i < config_nopts; i++) {
-		const struct cmdline_opt *o = &config_opts[i];
-		const void *f = (const char *)cfg + o->offset;
+	for (size_t i = 0; i < t->nopts; i++) {
+		const struct cmdline_opt *o = &t->opts[i];
+		const void *f = (const char *)t->cfg + o->offset;
 		uint64_t u;
 		int c;
 
@@ -78,10 +80,14 @@ static void check_config(const struct config *cfg, const char *line)
 			break;
 		}
 		/* A key the line set must be on it. */
-		if (config_given(cfg, o->key))
+		if (cmdline_given(t->given, t->opts, t->nopts, o->key))
 			FUZZ_CHECK(strstr(line, o->key),
 				   "%s given, not on line", o->key);
 	}
+}
+
+static void check_config(const struct config *cfg)
+{
 	/* README: a divisor of 115200, on a port a 16550 can decode. */
 	FUZZ_CHECK(cfg->console.baud && 115200 % cfg->console.baud == 0,
 		   "baud %u", cfg->console.baud);
@@ -90,10 +96,11 @@ static void check_config(const struct config *cfg, const char *line)
 }
 
 /* Two parses of one line: every option's field equal. */
-static void same_config(const struct config *a, const struct config *b)
+static void same_fields(const struct cmdline_opt *opts, size_t nopts,
+			const void *a, const void *b)
 {
-	for (size_t i = 0; i < config_nopts; i++) {
-		const struct cmdline_opt *o = &config_opts[i];
+	for (size_t i = 0; i < nopts; i++) {
+		const struct cmdline_opt *o = &opts[i];
 		const char *fa = (const char *)a + o->offset;
 		const char *fb = (const char *)b + o->offset;
 		bool same;
@@ -117,9 +124,36 @@ static void same_config(const struct config *a, const struct config *b)
 		}
 		FUZZ_CHECK(same, "%s differs between two parses", o->key);
 	}
+}
+
+static void same_config(const struct config *a, const struct config *b)
+{
+	same_fields(config_opts, config_nopts, a, b);
 	FUZZ_CHECK(a->console.port == b->console.port &&
 			   a->console.baud == b->console.baud,
 		   "console differs between two parses");
+	FUZZ_CHECK(!memcmp(a->given, b->given, sizeof(a->given)),
+		   "given differs between two parses");
+}
+
+/* The typed values of the experiments' OPT_CUSTOM keys, field by field. */
+static void same_params(const struct bench_params *a,
+			const struct bench_params *b)
+{
+	same_fields(bench_opts, bench_nopts, a, b);
+	FUZZ_CHECK(
+		!memcmp(&a->bench, &b->bench, sizeof(a->bench)) &&
+			!memcmp(&a->strategies, &b->strategies,
+				sizeof(a->strategies)) &&
+			!memcmp(&a->pages, &b->pages, sizeof(a->pages)) &&
+			!memcmp(&a->targets, &b->targets, sizeof(a->targets)),
+		"lists differ between two parses");
+	FUZZ_CHECK(a->invlpgb.mode == b->invlpgb.mode &&
+			   a->invlpgb.bug == b->invlpgb.bug &&
+			   a->delay.on == b->delay.on &&
+			   a->delay.strategy == b->delay.strategy &&
+			   a->delay.cycles == b->delay.cycles,
+		   "invlpgb or delay_handler differ between two parses");
 	FUZZ_CHECK(!memcmp(a->given, b->given, sizeof(a->given)),
 		   "given differs between two parses");
 }
@@ -190,8 +224,9 @@ static void check_params(const struct bench_params *p, uint32_t responders,
 	fuzz_check_printable(params_invlpgb_mode_name(p->invlpgb.mode), 32);
 	fuzz_check_printable(params_invlpgb_bug_name(p->invlpgb.bug), 32);
 	FUZZ_CHECK(p->samples >= 1 && p->samples <= PARAM_SAMPLES_MAX,
-		   "samples %u", p->samples);
-	FUZZ_CHECK(p->warmup <= PARAM_WARMUP_MAX, "warmup %u", p->warmup);
+		   "samples %llu", (unsigned long long)p->samples);
+	FUZZ_CHECK(p->warmup <= PARAM_WARMUP_MAX, "warmup %llu",
+		   (unsigned long long)p->warmup);
 	FUZZ_CHECK(p->duration_ms >= 1, "duration 0");
 
 	COUNTED(params_resolve_targets(&p->targets, responders, &resolved,
@@ -236,8 +271,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct config cfg, again;
+	static struct bench_params p, p2;
 	static struct cmdline_diags cd, cd2;
-	struct bench_params p;
+	const struct cmdline_table bt = bench_options(&p);
+	const struct cmdline_table bt2 = bench_options(&p2);
+	const struct cmdline_table kt = {config_opts, config_nopts, &cfg,
+					 cfg.given};
 	struct fuzz_in in = {data, size};
 	uint32_t responders = fuzz_u8(&in);
 	size_t fmt_size = fuzz_u8(&in), len, n;
@@ -249,8 +288,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	line[len] = '\0';
 
 	memset(&cfg, 0x5a, sizeof(cfg));
+	memset(&p, 0x5a, sizeof(p));
 	memset(&cd, 0x5a, sizeof(cd));
-	n = config_parse(line, &cfg, &cd);
+	n = config_parse(line, &cfg, &bt, 1, &cd);
 	FUZZ_CHECK(n == cd.count + cd.dropped, "returned %zu, %zu + %zu", n,
 		   cd.count, cd.dropped);
 	FUZZ_CHECK(cd.count <= CMDLINE_DIAG_MAX, "%zu diagnostics", cd.count);
@@ -258,22 +298,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   "dropped %zu with room left", cd.dropped);
 	for (size_t i = 0; i < cd.count; i++)
 		fuzz_check_printable(cd.msg[i], CMDLINE_DIAG_LEN);
-	check_config(&cfg, line);
+	check_table(&kt, line);
+	check_table(&bt, line);
+	check_config(&cfg);
 
 	/* Nothing may depend on what the structs held before. */
 	memset(&again, 0xa5, sizeof(again));
+	memset(&p2, 0xa5, sizeof(p2));
 	memset(&cd2, 0xa5, sizeof(cd2));
-	config_parse(line, &again, &cd2);
+	config_parse(line, &again, &bt2, 1, &cd2);
 	same_config(&cfg, &again);
+	same_params(&p, &p2);
 	FUZZ_CHECK(cd.count == cd2.count && cd.dropped == cd2.dropped,
 		   "diagnostics differ between two parses");
-
-	{
-		struct param_names ex = PARAM_NAMES_ARRAY(experiments);
-		struct param_names st = PARAM_NAMES_ARRAY(strategies);
-
-		COUNTED(params_from_config(&cfg, &ex, &st, &p, &diags));
-	}
 	check_params(&p, responders, fmt_size);
 	raw_parsers(line, fmt_size);
 	free(line);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* Host tests of kernel/config.c: the harness's keys through the parser. */
+/*
+ * Host tests of kernel/config.c: the kernel's keys through the parser
+ * (the experiments' keys, parsed in the same call, are test_params.c's).
+ */
 #include <stdio.h>
 #include "unit.h"
 #include "kernel/config.h"
@@ -12,7 +15,7 @@ static size_t parse(const char *line)
 	size_t n;
 
 	memset(&cfg, 0x5a, sizeof(cfg));
-	n = config_parse(line, &cfg, &diags);
+	n = config_parse(line, &cfg, NULL, 0, &diags);
 	for (size_t i = 0; i < diags.count; i++)
 		assert_printable(diags.msg[i], CMDLINE_DIAG_LEN);
 	return n;
@@ -31,28 +34,12 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.console.port, 0x3f8);
 	assert_int_equal(cfg.console.baud, 115200);
 	assert_int_equal(cfg.exit_mode, EXIT_HALT);
-	assert_string_equal(cfg.bench, "all");
 	assert_int_equal(cfg.inject, INJECT_NONE);
 	assert_false(cfg.help);
 	assert_int_equal(cfg.cpus, 0);
 	assert_int_equal(cfg.init_wait, INIT_WAIT_AUTO);
 	assert_int_equal(cfg.idle, IDLE_AUTO);
-	assert_int_equal(cfg.seed, 1);
-	assert_string_equal(cfg.pages, "1,2,8,32,33,64,512");
-	assert_string_equal(cfg.targets, "auto");
-	assert_string_equal(cfg.strategies, "all");
-	assert_int_equal(cfg.samples, 200);
-	assert_int_equal(cfg.warmup, 20);
-	assert_string_equal(cfg.invlpgb, "auto");
-	assert_int_equal(cfg.reclaim_mb, 0);
-	assert_int_equal(cfg.hot_mb, 0);
-	assert_true(cfg.writers);
-	assert_false(cfg.handler_timing);
-	assert_false(cfg.raw);
 	assert_int_equal(cfg.output, OUTPUT_BOTH);
-	assert_string_equal(cfg.delay_handler, "none");
-	assert_int_equal(cfg.duration_ms, 100);
-	assert_int_equal(cfg.budget_s, 12);
 }
 
 /* Every key has help, a default, and the default parses as a word. */
@@ -61,7 +48,8 @@ static void test_table(void **state)
 	char line[256];
 
 	(void)state;
-	assert_int_equal(config_nopts, 24);
+	/* With bench/options.c's 16: test_params.c checks all 24. */
+	assert_int_equal(config_nopts, 8);
 	for (size_t i = 0; i < config_nopts; i++) {
 		const struct cmdline_opt *o = &config_opts[i];
 
@@ -80,23 +68,16 @@ static void test_table(void **state)
 static void test_values(void **state)
 {
 	(void)state;
-	assert_int_equal(parse("exit=reboot bench=shootdown,reclaim "
-			       "selftest=fault help cpus=0x10 seed=12345"),
-			 0);
+	assert_int_equal(parse("exit=reboot selftest=fault help cpus=0x10"), 0);
 	assert_int_equal(cfg.exit_mode, EXIT_REBOOT);
-	assert_string_equal(cfg.bench, "shootdown,reclaim");
 	assert_int_equal(cfg.inject, INJECT_FAULT);
 	assert_true(cfg.help);
 	assert_int_equal(cfg.cpus, 16);
-	assert_int_equal(cfg.seed, 12345);
-	assert_int_equal(parse("selftest=fail exit=halt bench=none cpus=65535 "
-			       "seed=18446744073709551615 help=off"),
+	assert_int_equal(parse("selftest=fail exit=halt cpus=65535 help=off"),
 			 0);
 	assert_int_equal(cfg.inject, INJECT_FAIL);
 	assert_int_equal(cfg.exit_mode, EXIT_HALT);
-	assert_string_equal(cfg.bench, "none");
 	assert_int_equal(cfg.cpus, 65535);
-	assert_true(cfg.seed == UINT64_MAX);
 	assert_false(cfg.help);
 	assert_int_equal(parse("selftest=tsc-skew"), 0);
 	assert_int_equal(cfg.inject, INJECT_TSC_SKEW);
@@ -110,11 +91,8 @@ static void test_values(void **state)
 	assert_int_equal(cfg.init_wait, INIT_WAIT_ON);
 	assert_int_equal(parse("init_wait=off"), 0);
 	assert_int_equal(cfg.init_wait, INIT_WAIT_OFF);
-	assert_int_equal(parse("output=human raw=on delay_handler=ipi-range:5"),
-			 0);
+	assert_int_equal(parse("output=human"), 0);
 	assert_int_equal(cfg.output, OUTPUT_HUMAN);
-	assert_true(cfg.raw);
-	assert_string_equal(cfg.delay_handler, "ipi-range:5");
 	assert_int_equal(parse("output=json"), 0);
 	assert_int_equal(cfg.output, OUTPUT_JSON);
 	assert_int_equal(parse("output=text"), 1);
@@ -132,70 +110,20 @@ static void test_values(void **state)
 	assert_true(config_given(&cfg, "idle"));
 }
 
-/* The experiments' keys: kept as text here, parsed by bench/params.c. */
-static void test_bench_keys(void **state)
-{
-	(void)state;
-	assert_int_equal(parse("pages=512,1 targets=1,2,all "
-			       "strategies=ipi-page,invlpgb samples=1000000 "
-			       "warmup=0 invlpgb=emulate,bug=count"),
-			 0);
-	assert_string_equal(cfg.pages, "512,1");
-	assert_string_equal(cfg.targets, "1,2,all");
-	assert_string_equal(cfg.strategies, "ipi-page,invlpgb");
-	assert_int_equal(cfg.samples, 1000000);
-	assert_int_equal(cfg.warmup, 0);
-	assert_string_equal(cfg.invlpgb, "emulate,bug=count");
-	assert_int_equal(parse("samples=1 warmup=100000"), 0);
-	assert_int_equal(cfg.samples, 1);
-	assert_int_equal(cfg.warmup, 100000);
-	expect_one("samples=0", "cmdline: 'samples=0': out of range "
-				"1..1000000: using default '200'");
-	assert_int_equal(cfg.samples, 200);
-	expect_one("samples=1000001", "cmdline: 'samples=1000001': out of "
-				      "range 1..1000000: using default '200'");
-	expect_one("warmup=100001", "cmdline: 'warmup=100001': out of range "
-				    "0..100000: using default '20'");
-	assert_int_equal(cfg.warmup, 20);
-	expect_one("invlpgb=", "cmdline: 'invlpgb=': missing value: using "
-			       "default 'auto'");
-}
-
 /* A value equal to the default still counts as the user's. */
 static void test_given(void **state)
 {
 	(void)state;
-	assert_int_equal(parse("samples=200 budget_s=0 reclaim_mb=x"), 1);
-	assert_true(config_given(&cfg, "samples"));
-	assert_true(config_given(&cfg, "budget_s"));
-	assert_int_equal(cfg.budget_s, 0);
-	assert_false(config_given(&cfg, "reclaim_mb"));
-	assert_false(config_given(&cfg, "warmup"));
-}
-
-/* 32 pages of 4 digits is the longest useful pages= value. */
-static void test_bench_key_lengths(void **state)
-{
-	char line[256];
-
-	(void)state;
-	strcpy(line, "pages=");
-	for (int i = 0; i < 32; i++)
-		strcat(line, i ? ",4096" : "4096");
-	assert_int_equal(strlen(line), 6 + 159);
-	assert_int_equal(parse(line), 0);
-	assert_int_equal(strlen(cfg.pages), 159);
-	strcat(line, "0");
-	assert_int_equal(parse(line), 1);
-	assert_non_null(strstr(diags.msg[0], "longer than 159 bytes"));
-	strcpy(line, "invlpgb=emulate,bug=stride,bug=");
-	memset(line + strlen(line), 'x', 8 + 31 - strlen(line));
-	line[8 + 31] = '\0';
-	assert_int_equal(parse(line), 0);
-	assert_int_equal(strlen(cfg.invlpgb), 31);
-	strcat(line, "x");
-	assert_int_equal(parse(line), 1);
-	assert_non_null(strstr(diags.msg[0], "longer than 31 bytes"));
+	assert_int_equal(parse("cpus=0 exit=halt idle=x"), 1);
+	assert_true(config_given(&cfg, "cpus"));
+	assert_true(config_given(&cfg, "exit"));
+	assert_int_equal(cfg.cpus, 0);
+	assert_false(config_given(&cfg, "idle"));
+	assert_false(config_given(&cfg, "output"));
+	/* Not a kernel key: the experiments' table has it (test_params.c). */
+	assert_int_equal(parse("samples=200"), 1);
+	assert_string_equal(diags.msg[0], "cmdline: unknown key 'samples' in "
+					  "'samples=200': ignored");
 }
 
 static void expect_console(const char *val, uint16_t port, uint32_t baud)
@@ -317,8 +245,6 @@ static void test_diagnostics(void **state)
 	assert_int_equal(cfg.console.baud, 115200);
 	expect_one("cpus=65536", "cmdline: 'cpus=65536': out of range "
 				 "0..65535: using default '0'");
-	expect_one("seed=x", "cmdline: 'seed=x': expected a number in "
-			     "0..18446744073709551615: using default '1'");
 	expect_one("selftest=crash",
 		   "cmdline: 'selftest=crash': expected "
 		   "none|fault|fail|fault-ap|tsc-skew|invlpgb-local|"
@@ -339,35 +265,17 @@ static void test_diagnostics(void **state)
 	expect_one("=5", "cmdline: empty key in '=5': ignored");
 }
 
-static void test_bench_length(void **state)
-{
-	char line[160];
-
-	(void)state;
-	strcpy(line, "bench=");
-	memset(line + 6, 'b', 127);
-	line[6 + 127] = '\0';
-	assert_int_equal(parse(line), 0);
-	assert_int_equal(strlen(cfg.bench), 127);
-	strcat(line, "c");
-	assert_int_equal(parse(line), 1);
-	assert_non_null(strstr(diags.msg[0], "longer than 127 bytes: using "
-					     "default 'all'"));
-	assert_string_equal(cfg.bench, "all");
-}
-
 /* A QEMU -kernel style line: image path first, then the arguments. */
 static void test_realistic_line(void **state)
 {
 	(void)state;
 	assert_int_equal(parse("/boot/shootdown.elf console=com1,115200 "
-			       "exit=reboot cpus=4 bench=selftest seed=7\n"),
+			       "exit=reboot cpus=4 idle=hlt\n"),
 			 0);
 	assert_int_equal(cfg.console.port, 0x3f8);
 	assert_int_equal(cfg.exit_mode, EXIT_REBOOT);
 	assert_int_equal(cfg.cpus, 4);
-	assert_string_equal(cfg.bench, "selftest");
-	assert_int_equal(cfg.seed, 7);
+	assert_int_equal(cfg.idle, IDLE_HLT);
 }
 
 int main(void)
@@ -376,15 +284,12 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_values),
-		cmocka_unit_test(test_bench_keys),
 		cmocka_unit_test(test_given),
-		cmocka_unit_test(test_bench_key_lengths),
 		cmocka_unit_test(test_console_good),
 		cmocka_unit_test(test_console_bad),
 		cmocka_unit_test(test_console_why_is_bounded),
 		cmocka_unit_test(test_header_examples),
 		cmocka_unit_test(test_diagnostics),
-		cmocka_unit_test(test_bench_length),
 		cmocka_unit_test(test_realistic_line),
 	};
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host tests of bench/params.c (the experiments' parameters, also through
- * the real command line of kernel/config.c) and of bench/rng.h.
+ * Host tests of bench/params.c and bench/options.c (the experiments'
+ * parameters, also through the real command line: kernel/config.c's parse
+ * of both tables) and of bench/rng.h.
  */
+#include <stdio.h>
 #include "unit.h"
+#include "bench/options.h"
 #include "bench/params.h"
 #include "bench/rng.h"
 
@@ -22,9 +25,9 @@ static void collect(void *ctx, const char *msg)
 	strcpy(got.msg[got.n++], msg);
 }
 
-static const struct param_diag sink = {collect, &got};
+static const struct diag_sink sink = {collect, &got};
 
-static const struct param_diag *reset(void)
+static const struct diag_sink *reset(void)
 {
 	memset(&got, 0, sizeof(got));
 	return &sink;
@@ -564,7 +567,7 @@ static void test_invlpgb_bad(void **state)
 /* Whatever the input, a diagnostic is short, printable and says so. */
 static void test_diag_hygiene(void **state)
 {
-	struct param_diag quiet = {NULL, NULL};
+	struct diag_sink quiet = {NULL, NULL};
 	char line[300];
 	struct param_list l;
 
@@ -609,23 +612,46 @@ static void test_list_format(void **state)
 	assert_string_equal(buf, "0");
 }
 
+static struct config cfg;
+static struct cmdline_diags cd;
+
+/*
+ * Both tables' defaults, then the line, in one parse, as the kernel does;
+ * every diagnostic (cmdline: and params:) is collected in order.
+ */
 static size_t from_line(const char *line, struct bench_params *p)
 {
-	static const struct experiment ex[] = {
-		{1, "primitives", "a"},
-		{2, "shootdown", "b"},
-	};
-	struct param_names b = PARAM_NAMES_FIELD(ex, name);
-	struct param_names s = PARAM_NAMES_ARRAY(strategies);
-	struct cmdline_diags cd;
-	struct config cfg;
+	const struct cmdline_table t = bench_options(p);
+	size_t n;
 
 	memset(&cfg, 0x5a, sizeof(cfg));
-	cmdline_defaults(config_opts, config_nopts, &cfg);
-	assert_int_equal(
-		cmdline_parse(line, config_opts, config_nopts, &cfg, &cd), 0);
 	memset(p, 0x5a, sizeof(*p));
-	return params_from_config(&cfg, &b, &s, p, reset());
+	reset();
+	n = config_parse(line, &cfg, &t, 1, &cd);
+	assert_int_equal(n, cd.count + cd.dropped);
+	for (size_t i = 0; i < cd.count; i++)
+		collect(&got, cd.msg[i]);
+	bench_options_from_kernel(p, &cfg);
+	return n;
+}
+
+/* The first diagnostic is msg, and the only one. */
+static void expect_one(const char *line, const char *msg)
+{
+	struct bench_params p;
+
+	assert_int_equal(from_line(line, &p), 1);
+	assert_string_equal(got.msg[0], msg);
+}
+
+/* How many collected diagnostics start with prefix. */
+static size_t count_prefix(const char *prefix)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < got.n; i++)
+		n += !strncmp(got.msg[i], prefix, strlen(prefix));
+	return n;
 }
 
 static void test_from_config(void **state)
@@ -634,7 +660,7 @@ static void test_from_config(void **state)
 
 	(void)state;
 	assert_int_equal(from_line("", &p), 0);
-	expect_list(&p.bench, 2, 0, 1);
+	expect_list(&p.bench, 4, 0, 1, 2, 3);
 	expect_list(&p.strategies, 5, 0, 1, 2, 3, 4);
 	expect_list(&p.pages, 7, 1, 2, 8, 32, 33, 64, 512);
 	expect_list(&p.targets, 1, PARAM_TARGETS_AUTO);
@@ -643,6 +669,13 @@ static void test_from_config(void **state)
 	assert_int_equal(p.samples, 200);
 	assert_int_equal(p.warmup, 20);
 	assert_int_equal(p.seed, 1);
+	assert_int_equal(p.reclaim_mb, 0);
+	assert_int_equal(p.hot_mb, 0);
+	assert_true(p.writers);
+	assert_false(p.raw);
+	assert_false(p.delay.on);
+	assert_int_equal(p.duration_ms, 100);
+	assert_int_equal(p.budget_s, 12);
 	assert_false(p.handler_timing);
 	assert_false(p.flushloop_local);
 	assert_int_equal(from_line("selftest=flushloop-local", &p), 0);
@@ -664,7 +697,8 @@ static void test_from_config(void **state)
 	assert_int_equal(p.samples, 1000000);
 	assert_int_equal(p.warmup, 0);
 	assert_int_equal(p.seed, 0);
-	assert_int_equal(from_line("bench=none pages=0 strategies=x "
+	/* Diagnostics come in the order of the words. */
+	assert_int_equal(from_line("bench=none strategies=x pages=0 "
 				   "targets=y invlpgb=z",
 				   &p),
 			 7);
@@ -678,24 +712,148 @@ static void test_from_config(void **state)
 	assert_non_null(strstr(got.msg[6], "unknown mode 'z'"));
 }
 
-/* A zeroed config (no cmdline_defaults) still gives runnable numbers. */
-static void test_from_zeroed_config(void **state)
+/* Every key has help, a default, and the default parses as a word. */
+static void test_options_table(void **state)
 {
-	struct param_names s = PARAM_NAMES_ARRAY(strategies);
 	struct bench_params p;
-	struct config cfg;
+	char line[256];
 
 	(void)state;
-	memset(&cfg, 0, sizeof(cfg));
-	assert_int_equal(params_from_config(&cfg, &s, &s, &p, reset()), 0);
+	assert_int_equal(config_nopts + bench_nopts, 24);
+	for (size_t i = 0; i < bench_nopts; i++) {
+		const struct cmdline_opt *o = &bench_opts[i];
+
+		assert_non_null(o->key);
+		assert_non_null(o->help);
+		assert_true(strlen(o->help) > 10);
+		assert_non_null(o->def);
+		assert_ptr_equal(cmdline_find(bench_opts, bench_nopts, o->key,
+					      strlen(o->key)),
+				 o);
+		/* No key in both tables: the kernel's would win. */
+		assert_null(cmdline_find(config_opts, config_nopts, o->key,
+					 strlen(o->key)));
+		snprintf(line, sizeof(line), "%s=%s", o->key, o->def);
+		assert_int_equal(from_line(line, &p), 0);
+		assert_true(bench_given(&p, o->key));
+	}
+}
+
+static void test_values(void **state)
+{
+	struct bench_params p;
+
+	(void)state;
+	assert_int_equal(from_line("exit=reboot bench=shootdown,reclaim "
+				   "seed=12345 raw=on "
+				   "delay_handler=ipi-range:5",
+				   &p),
+			 0);
+	assert_int_equal(cfg.exit_mode, EXIT_REBOOT);
+	expect_list(&p.bench, 2, 1, 2);
+	assert_int_equal(p.seed, 12345);
+	assert_true(p.raw);
+	assert_true(p.delay.on && p.delay.strategy == 1 && p.delay.cycles == 5);
+	assert_int_equal(from_line("bench=none seed=18446744073709551615", &p),
+			 0);
+	assert_int_equal(p.bench.n, 0);
+	assert_true(p.seed == UINT64_MAX);
+	expect_one("seed=x", "cmdline: 'seed=x': expected a number in "
+			     "0..18446744073709551615: using default '1'");
+	assert_int_equal(from_line("seed=x", &p), 1);
+	assert_int_equal(p.seed, 1);
+	/* A QEMU -kernel style line: image path first. */
+	assert_int_equal(
+		from_line("/boot/shootdown.elf console=com1,115200 "
+			  "exit=reboot cpus=4 bench=shootdown seed=7\n",
+			  &p),
+		0);
+	assert_int_equal(cfg.cpus, 4);
+	expect_list(&p.bench, 1, 1);
+	assert_int_equal(p.seed, 7);
+}
+
+/* The numbers' ranges are checked once, by the command line. */
+static void test_bench_keys(void **state)
+{
+	struct bench_params p;
+
+	(void)state;
+	assert_int_equal(from_line("samples=1 warmup=100000", &p), 0);
 	assert_int_equal(p.samples, 1);
-	assert_int_equal(p.warmup, 0);
-	assert_int_equal(p.pages.n, 7);
-	cfg.samples = UINT64_MAX;
-	cfg.warmup = UINT64_MAX;
-	params_from_config(&cfg, &s, &s, &p, NULL);
-	assert_int_equal(p.samples, PARAM_SAMPLES_MAX);
-	assert_int_equal(p.warmup, PARAM_WARMUP_MAX);
+	assert_int_equal(p.warmup, 100000);
+	expect_one("samples=0", "cmdline: 'samples=0': out of range "
+				"1..1000000: using default '200'");
+	expect_one("samples=1000001", "cmdline: 'samples=1000001': out of "
+				      "range 1..1000000: using default '200'");
+	expect_one("warmup=100001", "cmdline: 'warmup=100001': out of range "
+				    "0..100000: using default '20'");
+	expect_one("invlpgb=", "cmdline: 'invlpgb=': missing value: using "
+			       "default 'auto'");
+	assert_int_equal(from_line("samples=0", &p), 1);
+	assert_int_equal(p.samples, 200);
+	assert_int_equal(from_line("warmup=100001", &p), 1);
+	assert_int_equal(p.warmup, 20);
+}
+
+/* A value equal to the default still counts as the user's. */
+static void test_given(void **state)
+{
+	struct bench_params p;
+
+	(void)state;
+	assert_int_equal(from_line("samples=200 budget_s=0 reclaim_mb=x", &p),
+			 1);
+	assert_true(bench_given(&p, "samples"));
+	assert_true(bench_given(&p, "budget_s"));
+	assert_int_equal(p.budget_s, 0);
+	assert_false(bench_given(&p, "reclaim_mb"));
+	assert_false(bench_given(&p, "warmup"));
+	assert_false(bench_given(&p, "nosuchkey"));
+}
+
+/* 32 pages of 4 digits is the longest useful pages= value. */
+static void test_bench_key_lengths(void **state)
+{
+	struct bench_params p;
+	char line[256];
+
+	(void)state;
+	strcpy(line, "pages=");
+	for (int i = 0; i < 32; i++)
+		sprintf(line + strlen(line), "%s%d", i ? "," : "", 1000 + i);
+	assert_int_equal(strlen(line), 6 + 159);
+	assert_int_equal(from_line(line, &p), 0);
+	assert_int_equal(p.pages.n, 32);
+	strcat(line, "0");
+	assert_int_equal(from_line(line, &p), 1);
+	assert_non_null(strstr(got.msg[0], "longer than 159 bytes"));
+	strcpy(line, "invlpgb=emulate,bug=stride,bug=");
+	memset(line + strlen(line), 'x', 8 + 31 - strlen(line));
+	line[8 + 31] = '\0';
+	from_line(line, &p);
+	assert_int_equal(count_prefix("cmdline: "), 0);
+	strcat(line, "x");
+	assert_int_equal(from_line(line, &p), 1);
+	assert_non_null(strstr(got.msg[0], "longer than 31 bytes"));
+}
+
+static void test_bench_length(void **state)
+{
+	struct bench_params p;
+	char line[160];
+
+	(void)state;
+	strcpy(line, "bench=");
+	memset(line + 6, 'b', 127);
+	line[6 + 127] = '\0';
+	from_line(line, &p);
+	assert_int_equal(count_prefix("cmdline: "), 0);
+	strcat(line, "c");
+	assert_int_equal(from_line(line, &p), 1);
+	assert_non_null(strstr(got.msg[0], "longer than 127 bytes: using "
+					   "default 'all'"));
+	expect_list(&p.bench, 4, 0, 1, 2, 3);
 }
 
 int main(void)
@@ -721,8 +879,13 @@ int main(void)
 		cmocka_unit_test(test_diag_hygiene),
 		cmocka_unit_test(test_list_format),
 		cmocka_unit_test(test_from_config),
+		cmocka_unit_test(test_options_table),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_bench_keys),
+		cmocka_unit_test(test_given),
+		cmocka_unit_test(test_bench_key_lengths),
+		cmocka_unit_test(test_bench_length),
 		cmocka_unit_test(test_delay),
-		cmocka_unit_test(test_from_zeroed_config),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

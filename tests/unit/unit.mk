@@ -57,8 +57,8 @@ unit_srcs.initwait := smp/initwait.c lib/kstring.c
 unit_srcs.idle := smp/idle.c
 unit_srcs.stats := bench/stats.c kernel/tsc_estimate.c lib/muldiv.c
 unit_srcs.hist := bench/hist.c
-unit_srcs.params := bench/params.c kernel/config.c lib/cmdline.c \
-	lib/kstring.c
+unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
+	lib/cmdline.c lib/kstring.c
 unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
 	lib/muldiv.c lib/kstring.c
 unit_srcs.plan := bench/plan.c lib/printf.c lib/kstring.c

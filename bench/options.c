@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The experiments' command-line keys (bench/options.h): the lists through
+ * bench/params.c's parsers, whose notes are the command line's
+ * diagnostics; numbers and flags as the kernel's parser reads them. Each
+ * default is written here once, as it would be on the line.
+ */
+#include "bench/options.h"
+#include "bench/shootdown_sweep.h"
+
+const char *const bench_names[4] = {"primitives", "shootdown", "reclaim",
+				    "flushloop"};
+const char *const strategy_names[S_COUNT] = {
+	"ipi-page", "ipi-range", "ipi-full", "ipi-linux", "invlpgb",
+};
+
+static size_t parse_bench(const char *val, void *dst, const struct diag_sink *d)
+{
+	struct param_names t = PARAM_NAMES_ARRAY(bench_names);
+
+	return params_parse_names("bench", val, &t, true, dst, d);
+}
+
+static size_t parse_strategies(const char *val, void *dst,
+			       const struct diag_sink *d)
+{
+	struct param_names t = PARAM_NAMES_ARRAY(strategy_names);
+
+	return params_parse_names("strategies", val, &t, false, dst, d);
+}
+
+static size_t parse_pages(const char *val, void *dst, const struct diag_sink *d)
+{
+	return params_parse_pages(val, dst, d);
+}
+
+static size_t parse_targets(const char *val, void *dst,
+			    const struct diag_sink *d)
+{
+	return params_parse_targets(val, dst, d);
+}
+
+static size_t parse_invlpgb(const char *val, void *dst,
+			    const struct diag_sink *d)
+{
+	return params_parse_invlpgb(val, dst, d);
+}
+
+static size_t parse_delay(const char *val, void *dst, const struct diag_sink *d)
+{
+	struct param_names t = PARAM_NAMES_ARRAY(strategy_names);
+
+	return params_parse_delay(val, &t, dst, d);
+}
+
+#define P_OFF(f) offsetof(struct bench_params, f)
+
+const struct cmdline_opt bench_opts[] = {
+	{
+		.key = "bench",
+		.kind = OPT_CUSTOM,
+		.def = "all",
+		.help = "experiments to run: all, none or a comma-separated "
+			"list of names",
+		.offset = P_OFF(bench),
+		.size = 128,
+		.parse_notes = parse_bench,
+	},
+	{
+		.key = "seed",
+		.kind = OPT_UINT,
+		.def = "1",
+		.help = "seed for the randomised orders of the experiments",
+		.offset = P_OFF(seed),
+		.min = 0,
+		.max = UINT64_MAX,
+	},
+	{
+		.key = "pages",
+		.kind = OPT_CUSTOM,
+		.def = PARAM_PAGES_DEFAULT,
+		.help = "pages invalidated per shootdown: a comma-separated "
+			"list of 1..4096",
+		.offset = P_OFF(pages),
+		.size = 160,
+		.parse_notes = parse_pages,
+	},
+	{
+		.key = "targets",
+		.kind = OPT_CUSTOM,
+		.def = "auto",
+		.help = "responder counts: a comma-separated list of numbers, "
+			"all (every other CPU) or auto (1,2,4,... and all)",
+		.offset = P_OFF(targets),
+		.size = 160,
+		.parse_notes = parse_targets,
+	},
+	{
+		.key = "strategies",
+		.kind = OPT_CUSTOM,
+		.def = "all",
+		.help = "invalidation strategies to compare: all or a "
+			"comma-separated list (ipi-page,ipi-range,...)",
+		.offset = P_OFF(strategies),
+		.size = 128,
+		.parse_notes = parse_strategies,
+	},
+	{
+		.key = "budget_s",
+		.kind = OPT_UINT,
+		.def = "12",
+		.help = "seconds the experiments may take: sizes the user did "
+			"not set are cut to fit; 0: no limit",
+		.offset = P_OFF(budget_s),
+		.min = 0,
+		.max = 1000000,
+	},
+	{
+		.key = "samples",
+		.kind = OPT_UINT,
+		.def = "200",
+		.help = "timed samples per configuration (1..1000000)",
+		.offset = P_OFF(samples),
+		.min = 1,
+		.max = PARAM_SAMPLES_MAX,
+	},
+	{
+		.key = "warmup",
+		.kind = OPT_UINT,
+		.def = "20",
+		.help = "untimed runs before the samples of each configuration "
+			"(0..100000)",
+		.offset = P_OFF(warmup),
+		.min = 0,
+		.max = PARAM_WARMUP_MAX,
+	},
+	{
+		.key = "reclaim_mb",
+		.kind = OPT_UINT,
+		.def = "0",
+		.help = "reclaim: MiB of cold memory to page out; 0 sizes it "
+			"from free RAM (a third, at most 20 GiB)",
+		.offset = P_OFF(reclaim_mb),
+		.min = 0,
+		.max = 1048576,
+	},
+	{
+		.key = "hot_mb",
+		.kind = OPT_UINT,
+		.def = "0",
+		.help = "reclaim: MiB each worker reads at random; 0 sizes it "
+			"from free RAM (at most 2 GiB)",
+		.offset = P_OFF(hot_mb),
+		.min = 0,
+		.max = 1048576,
+	},
+	{
+		.key = "writers",
+		.kind = OPT_FLAG,
+		.def = "on",
+		.help = "reclaim: workers also write into the pages being "
+			"paged "
+			"out, so that lost writes can be detected",
+		.offset = P_OFF(writers),
+	},
+	{
+		.key = "duration_ms",
+		.kind = OPT_UINT,
+		.def = "100",
+		.help = "reclaim: worker baseline window; flushloop: time per "
+			"strategy and CPU count (1..60000 ms)",
+		.offset = P_OFF(duration_ms),
+		.min = 1,
+		.max = 60000,
+	},
+	{
+		.key = "handler_timing",
+		.kind = OPT_FLAG,
+		.def = "off",
+		.help = "shootdown: time every responder's handler (two "
+			"ordered TSC reads in it: handler_p50/p99/max in the "
+			"records); off keeps them out of the measured path",
+		.offset = P_OFF(handler_timing),
+	},
+	{
+		.key = "raw",
+		.kind = OPT_FLAG,
+		.def = "off",
+		.help = "also print every timed sample, in raw records after "
+			"each result record (a lot of console: 5-7 bytes a "
+			"sample)",
+		.offset = P_OFF(raw),
+	},
+	{
+		.key = "delay_handler",
+		.kind = OPT_CUSTOM,
+		.def = "none",
+		.help = "test aid: STRATEGY:CYCLES busy-waits CYCLES TSC "
+			"cycles in every shootdown responder handler of that "
+			"strategy (records carry delay_cycles); none: off",
+		.offset = P_OFF(delay),
+		.size = 48,
+		.parse_notes = parse_delay,
+	},
+	{
+		.key = "invlpgb",
+		.kind = OPT_CUSTOM,
+		.def = "auto",
+		.help = "INVLPGB: auto, off, emulate (software model where "
+			"absent) or force; optionally ,bug=count|stride|"
+			"no-tlbsync",
+		.offset = P_OFF(invlpgb),
+		.size = 32,
+		.parse_notes = parse_invlpgb,
+	},
+};
+
+const size_t bench_nopts = sizeof(bench_opts) / sizeof(bench_opts[0]);
+
+struct cmdline_table bench_options(struct bench_params *p)
+{
+	return (struct cmdline_table){bench_opts, bench_nopts, p, p->given};
+}
+
+void bench_options_from_kernel(struct bench_params *p, const struct config *cfg)
+{
+	p->flushloop_local = cfg->inject == INJECT_FLUSHLOOP_LOCAL;
+}
+
+bool bench_given(const struct bench_params *p, const char *key)
+{
+	return cmdline_given(p->given, bench_opts, bench_nopts, key);
+}
