@@ -145,7 +145,8 @@ static void drop_pages(struct sweep *st, unsigned k)
 		clean_tlbs(st);
 		return;
 	}
-	drop_pages(st, k);
+	on_cpumask(&st->resp, sd_drop, (void *)(uintptr_t)k, IPI_EACH);
+	sd_drop((void *)(uintptr_t)k);
 }
 
 /*
