@@ -58,4 +58,29 @@ static inline void spin_unlock(struct spinlock *l)
 	__atomic_store_n(&l->owner, l->owner + 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * spin_lock in steps, for a waiter that must notice a holder that can
+ * never release the lock (a CPU that stopped): draw a ticket, then wait
+ * until spin_lock_serving() says it is served.
+ */
+static inline uint32_t spin_lock_draw(struct spinlock *l)
+{
+	return __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+}
+
+static inline uint32_t spin_lock_serving(const struct spinlock *l)
+{
+	return __atomic_load_n(&l->owner, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Releases the lock for the holder of ticket t, which will never do it
+ * itself; false if t is no longer served (it was released already).
+ */
+static inline bool spin_unlock_for(struct spinlock *l, uint32_t t)
+{
+	return __atomic_compare_exchange_n(&l->owner, &t, t + 1, false,
+					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
 #endif

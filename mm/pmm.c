@@ -134,6 +134,7 @@ int pmm_init(struct pmm *p, const struct pmm_config *cfg)
 	    (cfg->reserved_count && !cfg->reserved))
 		return PMM_ERR_INVAL;
 	mem_zero(p, sizeof(*p));
+	p->grants = PMM_GRANTS_UNLIMITED;
 	p->phys_to_virt = cfg->phys_to_virt;
 	p->ctx = cfg->ctx;
 	pmm_build_extents(p, cfg);
@@ -284,7 +285,7 @@ uint64_t pmm_alloc_run(struct pmm *p, uint64_t n, uint64_t align,
 	if (align == 0)
 		align = PMM_FRAME_SIZE;
 	if (n == 0 || n > p->free || align < PMM_FRAME_SIZE ||
-	    align > PMM_PA_LIMIT || (align & (align - 1)))
+	    align > PMM_PA_LIMIT || (align & (align - 1)) || !p->grants)
 		goto fail;
 	while (p->ext_hint < p->count && p->ext[p->ext_hint].free == 0)
 		p->ext_hint++;
@@ -296,11 +297,18 @@ uint64_t pmm_alloc_run(struct pmm *p, uint64_t n, uint64_t align,
 		for (i = 0; (flags & PMM_ZERO) && i < n; i++)
 			mem_zero(phys(p, pa + (i << PMM_FRAME_SHIFT)),
 				 PMM_FRAME_SIZE);
+		if (p->grants != PMM_GRANTS_UNLIMITED)
+			p->grants--;
 		return pa;
 	}
 fail:
 	p->failures++;
 	return PMM_NO_FRAME;
+}
+
+void pmm_limit_grants(struct pmm *p, uint64_t n)
+{
+	p->grants = n;
 }
 
 uint64_t pmm_alloc(struct pmm *p, unsigned int flags)

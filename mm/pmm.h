@@ -92,8 +92,15 @@ struct pmm {
 	uint64_t lost_frames; /* usable, but beyond PMM_MAX_EXTENTS */
 	uint64_t trampoline;  /* PMM_NO_FRAME if not asked for or none */
 	uint64_t failures;    /* allocations that found nothing */
+	/*
+	 * Requests still granted before every one fails, free frames or not
+	 * (fault injection: pmm_limit_grants); PMM_GRANTS_UNLIMITED normally.
+	 */
+	uint64_t grants;
 	struct pmm_extent ext[PMM_MAX_EXTENTS];
 };
+
+#define PMM_GRANTS_UNLIMITED UINT64_MAX
 
 struct pmm_stats {
 	uint64_t total_frames, free_frames;
@@ -129,6 +136,13 @@ uint64_t pmm_alloc(struct pmm *p, unsigned int flags);
  */
 uint64_t pmm_alloc_run(struct pmm *p, uint64_t n, uint64_t align,
 		       unsigned int flags);
+
+/*
+ * Lets only the next n successful allocations through; every request
+ * after them fails (counted in failures) until the limit is lifted with
+ * PMM_GRANTS_UNLIMITED. For testing what runs out of memory mid-way.
+ */
+void pmm_limit_grants(struct pmm *p, uint64_t n);
 
 /*
  * Frees n frames from pa. Either all of them are freed or, on error,

@@ -300,6 +300,13 @@ int frame_free_run(uint64_t pa, uint64_t n)
 	return err;
 }
 
+void frame_limit_grants(uint64_t n)
+{
+	spin_lock(&frame_lock);
+	pmm_limit_grants(&pmm, n);
+	spin_unlock(&frame_lock);
+}
+
 uint64_t frames_free(void)
 {
 	return pmm.free;

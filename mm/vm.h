@@ -52,6 +52,11 @@ uint64_t frames_free(void);
 /* n contiguous frames aligned to align bytes; 0 when there is no such run. */
 uint64_t frame_alloc_run(uint64_t n, uint64_t align);
 int frame_free_run(uint64_t pa, uint64_t n);
+/*
+ * selftest=oom: only n more allocations (page tables' included) succeed;
+ * PMM_GRANTS_UNLIMITED lifts the limit (pmm_limit_grants).
+ */
+void frame_limit_grants(uint64_t n);
 
 /* The allocator's i-th extent; false past the last. */
 bool mm_extent(size_t i, struct pmm_extent_info *out);

@@ -25,6 +25,8 @@ struct smp_stats {
 	unsigned sipis;		   /* STARTUP IPIs sent */
 	int64_t tsc_max_offset;	   /* largest |offset| from the boot CPU */
 	bool tsc_trusted;	   /* invariant and offsets within tolerance */
+	unsigned xcall_late;	   /* cross-calls answered after their wait */
+	unsigned cpus_lost;	   /* CPUs taken out for not answering */
 };
 
 extern struct acpi_info acpi;
@@ -110,6 +112,37 @@ void xcall_time_handlers(bool on);
  * calls: IPIs of one vector coalesce).
  */
 uint64_t xcall_irqs_sum(const struct cpumask *mask);
+
+/*
+ * A CPU that misses a wait is named in a FAIL; if it misses another
+ * while it still owes the first, it is taken out of the run: out of
+ * cpus_online, and every later wait on it returns false at once. A late
+ * answer is named in an INFO line and never taken for a later request.
+ * xcall_faults() counts misses and late answers: an experiment that sees
+ * it move during a measurement discards that measurement.
+ */
+uint32_t xcall_faults(void);
+bool xcall_cpu_lost(unsigned cpu);
+
+/* selftest=hang-ap, slow-ap: cpu fails at the after-th call it serves. */
+enum xcall_inject {
+	XCALL_INJECT_NONE,
+	XCALL_INJECT_HANG, /* interrupts off, halted, never acknowledges */
+	XCALL_INJECT_SLOW, /* acknowledges once, 1 s past the 5 s wait */
+};
+void xcall_inject(enum xcall_inject what, unsigned cpu, uint32_t after);
+/* Whether that cross-call came (the experiments may send fewer). */
+bool xcall_inject_fired(void);
+
+/*
+ * NMIs taken by this CPU and the CPUs of mask, other than the one that
+ * stops them all at a fault: an experiment reads it before and after a
+ * timed sample, and discards the sample if it moved.
+ */
+uint64_t nmi_count(const struct cpumask *mask);
+uint64_t nmis_taken(unsigned cpu); /* by cpu alone */
+/* An INFO line for each CPU that took such NMIs. */
+void nmi_report(void);
 
 /* Raw IPI round trip (smp/xcall.c): VEC_PING to cpu, wait for its ack. */
 bool ping_cpu(unsigned cpu);

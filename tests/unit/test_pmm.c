@@ -515,6 +515,43 @@ static void test_zeroing(void **state)
 	}
 }
 
+/*
+ * selftest=oom: after n grants every request fails, with frames free;
+ * lifting the limit makes them succeed again, and frees always work.
+ */
+static void test_limited_grants(void **state)
+{
+	static const struct boot_region map[] = {{0x100000, MIB, 1}};
+	uint64_t a, b, c, failures;
+
+	(void)state;
+	assert_int_equal(init(map, 1, NULL, 0, 0, false), PMM_OK);
+	pmm_limit_grants(pm, 2);
+	a = pmm_alloc(pm, 0);
+	b = pmm_alloc_run(pm, 4, 0, 0);
+	assert_int_not_equal(a, PMM_NO_FRAME);
+	assert_int_not_equal(b, PMM_NO_FRAME);
+	failures = stats().failures;
+	assert_int_equal(pmm_alloc(pm, 0), PMM_NO_FRAME);
+	assert_int_equal(pmm_alloc_run(pm, 1, 0, PMM_ZERO), PMM_NO_FRAME);
+	assert_int_equal(stats().failures, failures + 2);
+	assert_true(stats().free_frames > 0);
+	/* A refused request does not use up a grant it never got. */
+	assert_int_equal(pmm_free(pm, a), PMM_OK);
+	assert_int_equal(pmm_free_run(pm, b, 4), PMM_OK);
+	assert_int_equal(pmm_alloc(pm, 0), PMM_NO_FRAME);
+	pmm_limit_grants(pm, PMM_GRANTS_UNLIMITED);
+	c = pmm_alloc(pm, 0);
+	assert_int_not_equal(c, PMM_NO_FRAME);
+	assert_int_equal(pmm_free(pm, c), PMM_OK);
+	/* A grant is spent only by a request that succeeds. */
+	pmm_limit_grants(pm, 1);
+	assert_int_equal(pmm_alloc_run(pm, 1u << 20, 0, 0), PMM_NO_FRAME);
+	c = pmm_alloc(pm, 0);
+	assert_int_not_equal(c, PMM_NO_FRAME);
+	assert_int_equal(pmm_alloc(pm, 0), PMM_NO_FRAME);
+}
+
 static void test_trampoline(void **state)
 {
 	static const struct boot_region low[] = {{0, 0x9fc00, 1},
@@ -672,6 +709,7 @@ int main(void)
 		T(test_aligned_runs),
 		T(test_chunk_boundaries),
 		T(test_zeroing),
+		T(test_limited_grants),
 		T(test_trampoline),
 		T(test_above_4g),
 		T(test_2tib_sparse),

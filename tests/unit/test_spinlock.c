@@ -61,6 +61,27 @@ static void test_tickets_wrap(void **state)
 	assert_int_equal(l.owner, 1);
 }
 
+/*
+ * A holder that stopped: the lock is released for it once, and the next
+ * ticket is served; a second release for the same ticket does nothing.
+ */
+static void test_unlock_for_a_stopped_holder(void **state)
+{
+	struct spinlock l = {0, 0};
+	uint32_t stopped, waiter;
+
+	(void)state;
+	stopped = spin_lock_draw(&l);
+	waiter = spin_lock_draw(&l);
+	assert_int_equal(spin_lock_serving(&l), stopped);
+	assert_true(spin_unlock_for(&l, stopped));
+	assert_false(spin_unlock_for(&l, stopped));
+	assert_int_equal(spin_lock_serving(&l), waiter);
+	spin_unlock(&l);
+	assert_true(spin_lock_timeout(&l, 0));
+	spin_unlock(&l);
+}
+
 static struct spinlock shared;
 static volatile uint64_t inside, total, gave_up, overlaps;
 
@@ -111,6 +132,7 @@ int main(void)
 		cmocka_unit_test(test_timeout_takes_a_free_lock),
 		cmocka_unit_test(test_giving_up_leaves_the_lock_usable),
 		cmocka_unit_test(test_tickets_wrap),
+		cmocka_unit_test(test_unlock_for_a_stopped_holder),
 		cmocka_unit_test(test_mixed_contention),
 	};
 

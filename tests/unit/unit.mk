@@ -29,7 +29,7 @@ unit_tests.lib := kstring json cmdline printf
 unit_tests.kernel := config multiboot report smbios tsc_estimate spinlock \
 	acpi
 unit_tests.mm := pmm pt invlpgb
-unit_tests.smp := topology cpumask initwait idle tsc_handshake
+unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack
 unit_tests.bench := stats hist params table plan
 
 unit_srcs.kstring := lib/kstring.c
