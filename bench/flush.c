@@ -5,8 +5,15 @@
  * for every acknowledgement; INVLPGB needs no IPI at all.
  */
 #include "bench/flush.h"
+#include "kernel/cpu.h"
+#include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "mm/layout.h"
+#include "smp/apic.h"
+#include "smp/percpu.h"
+
+/* selftest=nmi: how long the responder waits to see its NMI taken. */
+#define NMI_TAKEN_US 1000000
 
 void flush_page(void *va)
 {
@@ -59,6 +66,48 @@ static void flush_delayed(void *arg)
 	t0 = rdtsc();
 	while (rdtsc() - t0 < responder_delay)
 		cpu_relax();
+}
+
+/*
+ * selftest=nmi: the next IPI round's first responder to finish sends the
+ * initiator an NMI, and acknowledges only once it was taken, so that it
+ * lands inside the timed flush. An NMI is delivered whatever RFLAGS.IF
+ * (the initiator waits with interrupts off).
+ */
+static volatile bool nmi_armed, nmi_sent;
+static unsigned nmi_target;
+static xcall_fn nmi_fn;
+
+void flush_inject_nmi(bool on)
+{
+	nmi_armed = on;
+}
+
+static void flush_then_nmi(void *arg)
+{
+	uint64_t before, t0;
+
+	nmi_fn(arg);
+	if (__atomic_exchange_n(&nmi_sent, true, __ATOMIC_ACQ_REL))
+		return;
+	before = nmis_taken(nmi_target);
+	apic_send(cpu_apic_id[nmi_target], ICR_NMI);
+	t0 = rdtsc();
+	while (nmis_taken(nmi_target) == before &&
+	       rdtsc() - t0 < us_to_cycles(NMI_TAKEN_US))
+		cpu_relax();
+}
+
+/* The responders' function of this round, the NMI's if one is due. */
+static xcall_fn with_nmi(xcall_fn remote)
+{
+	if (!nmi_armed)
+		return remote;
+	nmi_armed = false;
+	nmi_fn = remote;
+	nmi_target = this_cpu();
+	nmi_sent = false;
+	return flush_then_nmi;
 }
 
 /* A PCID other than the one this CPU runs in (CR3[11:0]). */
@@ -179,7 +228,7 @@ int flush_prepare(struct flush_plan *p, const struct flush_req *req,
  */
 static bool ipi_round(const struct flush_plan *p, void *arg)
 {
-	xcall_fn remote = p->delayed ? flush_delayed : p->remote;
+	xcall_fn remote = with_nmi(p->delayed ? flush_delayed : p->remote);
 
 	if (p->req.concurrent) {
 		p->self(arg);

@@ -137,6 +137,12 @@ bool flush_run(struct flush_plan *p);
 bool flush_everywhere(const struct cpumask *targets, bool global);
 
 /*
+ * selftest=nmi: the next IPI round makes one responder send the
+ * initiator an NMI inside the timed flush (false: no longer).
+ */
+void flush_inject_nmi(bool on);
+
+/*
  * What a responder runs (cross-call functions, smp.h's xcall_fn), also
  * for callers that clean up outside a timed flush.
  */

@@ -32,6 +32,12 @@
 #define FL_LATENCIES 65536
 #define WAIT_US	     FLUSH_WAIT_US
 /*
+ * How long the participants may take to see a round's end: a CPU that
+ * stopped costs each of them two missed waits, a ping and a lock probe
+ * (smp.h) before it is out of their way.
+ */
+#define ROUND_END_US (4 * WAIT_US)
+/*
  * A tick record every 500 ms: at default settings flushloop runs 700 ms
  * (6 rounds of 100 ms under 4 CPUs, and the cross-CPU control), and a
  * tick is ~90 bytes.
@@ -402,7 +408,8 @@ static void run_round(struct bench_ctx *ctx, unsigned n, uint64_t duration_us)
 	start = rdtsc();
 	for_each_cpu(cpu, &participants)
 		while (cpu && smp_background_finished(cpu) == runs[cpu] &&
-		       rdtsc() - start < us_to_cycles(WAIT_US))
+		       !xcall_cpu_lost(cpu) &&
+		       rdtsc() - start < us_to_cycles(ROUND_END_US))
 			cpu_relax();
 	irq_disable();
 	drop_entries();
@@ -512,6 +519,29 @@ static int negative_control(void)
 }
 
 /*
+ * Runs a round of n CPUs and adds it to t, unless a CPU missed a wait or
+ * answered late during it (smp.h): then it FAILs, and neither its record
+ * nor its counts are kept.
+ */
+static bool round_kept(struct bench_ctx *ctx, unsigned n, uint64_t us,
+		       struct fl_tally *t)
+{
+	uint32_t faults = xcall_faults();
+
+	run_round(ctx, n, us);
+	rounds_done++;
+	if (xcall_faults() != faults) {
+		report_fail("flushloop: responders",
+			    "%s, %u cpus: a cpu did not answer in time "
+			    "(above): this round is discarded, not reported",
+			    fl_names[fl_strategy], n);
+		return false;
+	}
+	record(ctx, n, us, t);
+	return true;
+}
+
+/*
  * The cross-CPU negative control: a round on every online CPU in which
  * each owner INVLPGs its page on its own CPU only. Each CPU must then
  * read, through another's page, a frame that owner had already
@@ -532,9 +562,11 @@ static bool cross_control(struct bench_ctx *ctx, bool local, unsigned online,
 	fl_local = true;
 	fl_strategy = FL_CONTROL;
 	stale_taken = false;
-	run_round(ctx, online, us);
-	rounds_done++;
-	record(ctx, online, us, &t);
+	/* Once more with the CPUs left, if one was taken out during it. */
+	if (!round_kept(ctx, online, us, &t)) {
+		online = cpumask_count(&cpus_online);
+		round_kept(ctx, online, us, &t);
+	}
 	fl_local = local;
 	for_each_cpu(cpu, &participants)
 		if (!fl[cpu].stale_remote && !blind++)
@@ -694,11 +726,17 @@ void flushloop_run(const struct bench_params *p, struct bench_ctx *ctx)
 		if (!strategy_available(ctx, fl_strategy))
 			continue;
 		stale_taken = false;
-		for (unsigned n = 1; n <= online;
+		for (unsigned n = 1, last = 0; n <= online;
 		     n = n * 2 > online && n != online ? online : n * 2) {
-			run_round(ctx, n, us);
-			rounds_done++;
-			record(ctx, n, us, &t);
+			/* fewer, if a CPU was taken out of the run (smp.h) */
+			unsigned m = n < cpumask_count(&cpus_online)
+					     ? n
+					     : cpumask_count(&cpus_online);
+
+			if (m <= last)
+				break;
+			round_kept(ctx, m, us, &t);
+			last = m;
 		}
 		own_verdict(s, &t, control);
 		cross_verdict(s, &t, online, cross);

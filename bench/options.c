@@ -225,6 +225,10 @@ struct cmdline_table bench_options(struct bench_params *p)
 void bench_options_from_kernel(struct bench_params *p, const struct config *cfg)
 {
 	p->flushloop_local = cfg->inject == INJECT_FLUSHLOOP_LOCAL;
+	p->inject_hang_ap = cfg->inject == INJECT_HANG_AP;
+	p->inject_slow_ap = cfg->inject == INJECT_SLOW_AP;
+	p->inject_nmi = cfg->inject == INJECT_NMI;
+	p->inject_oom = cfg->inject == INJECT_OOM;
 }
 
 bool bench_given(const struct bench_params *p, const char *key)

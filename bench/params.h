@@ -125,6 +125,11 @@ struct bench_params {
 	 * check must FAIL them.
 	 */
 	bool flushloop_local;
+	/* The other selftest= faults of the experiments (bench/inject.h). */
+	bool inject_hang_ap;	  /* the last CPU stops answering */
+	bool inject_slow_ap;	  /* it answers one cross-call late */
+	bool inject_nmi;	  /* an NMI inside a timed shootdown flush */
+	bool inject_oom;	  /* shootdown runs out of frames */
 	bool raw;		  /* raw=on: every sample in raw records */
 	struct param_delay delay; /* delay_handler= */
 	uint64_t seed;

@@ -151,7 +151,9 @@ static void emit(struct bench_ctx *ctx, struct rc_run *r, uint64_t *samples,
 		 uint64_t n)
 {
 	/* the time spent printing ticks and progress left out */
-	uint64_t ns = tsc_to_ns(r->cycles - r->ticks), others = nr_cpus - 1;
+	uint64_t ns = tsc_to_ns(r->cycles - r->ticks);
+	/* the CPUs still in the run (smp.h: one can be taken out) */
+	uint64_t others = cpumask_count(&cpus_online) - 1;
 	struct result_field f[] = {
 		{"batch", r->batch, false},
 		{"ipis_sent", r->icr, false},
@@ -186,7 +188,8 @@ static void emit(struct bench_ctx *ctx, struct rc_run *r, uint64_t *samples,
 /* Exact counts: one IPI per other CPU per flush, one interrupt each. */
 static void check_counts(const struct rc_run *r)
 {
-	uint64_t others = nr_cpus - 1, unit = r->batch ? r->batch : 1;
+	uint64_t others = cpumask_count(&cpus_online) - 1;
+	uint64_t unit = r->batch ? r->batch : 1;
 	uint64_t flushes = (r->pages + unit - 1) / unit;
 	char name[96];
 
@@ -288,22 +291,39 @@ static bool pass(struct rc_config *c, struct rc_run *r, uint64_t *s)
  * With writers=on, first a writer pass for the lost writes; then the
  * reader pass that everything else in the record comes from.
  */
+/*
+ * A CPU missed a wait or answered late during run r (smp.h): its passes
+ * hold that wait, and the workers are set for the whole experiment.
+ */
+static bool responders_faulted(const struct rc_run *r, uint32_t faults)
+{
+	if (xcall_faults() == faults)
+		return false;
+	report_fail("reclaim: responders",
+		    "%s %u: a cpu did not answer in time (above): this run "
+		    "is discarded, not reported, and reclaim stops here (its "
+		    "workers are set for the whole experiment)",
+		    r->name, r->batch);
+	return true;
+}
+
 static bool run_one(struct rc_config *c, struct rc_run *r, uint64_t *s)
 {
 	bool invlpgb = !uses_ipis(r);
 	uint64_t lost = 0;
+	uint32_t faults = xcall_faults();
 
 	if (invlpgb && !c->invlpgb_max_pages)
 		return false;
 	r->emulated = invlpgb && c->invlpgb_emulated;
 	if (c->writers) {
 		r->writers = true;
-		if (!pass(c, r, s))
+		if (!pass(c, r, s) || responders_faulted(r, faults))
 			return false;
 		lost = r->lost;
 	}
 	r->writers = false;
-	if (!pass(c, r, s))
+	if (!pass(c, r, s) || responders_faulted(r, faults))
 		return false;
 	r->lost = lost;
 	report_refused(r);
@@ -345,6 +365,7 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 	static struct rc_config c;
 	bool ran[NRUNS] = {false};
 	enum rc_control ctl;
+	uint32_t faults = xcall_faults();
 	uint64_t *s;
 
 	if (nr_cpus < 2) {
@@ -388,13 +409,16 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 		(unsigned long long)(c.cold_pages * PAGE_SIZE >> 20),
 		(unsigned long long)(c.hot_pages * PAGE_SIZE >> 20), c.workers);
 	for (size_t i = 0; i < NRUNS; i++) {
+		if (xcall_faults() != faults)
+			break; /* responders_faulted() said why */
 		ran[i] = run_one(&c, &runs[i], s);
 		if (ran[i])
 			check_counts(&runs[i]);
 	}
 	check_ratio(ran);
 	/* First the control: whether a lost write can be seen at all. */
-	ctl = negative_control(&c, s);
+	ctl = xcall_faults() == faults ? negative_control(&c, s)
+				       : RC_CONTROL_NOT_RUN;
 	for (size_t i = 0; i < NRUNS; i++)
 		if (ran[i])
 			check_lost(&runs[i], c.writers, ctl);

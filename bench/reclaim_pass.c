@@ -517,6 +517,7 @@ static void stop_workers(void)
 	for (unsigned w = 0; w < cur->workers; w++)
 		while (smp_background_finished(worker_cpu[w]) ==
 			       worker_runs[w] &&
+		       !xcall_cpu_lost(worker_cpu[w]) &&
 		       rdtsc() - start < us_to_cycles(WAIT_US))
 			cpu_relax();
 }

@@ -5,11 +5,13 @@
  */
 #include "bench/bench.h"
 #include "bench/budget.h"
+#include "bench/inject.h"
 #include "bench/options.h"
 #include "bench/protocol_overhead.h"
 #include "bench/shootdown_sweep.h"
 #include "kernel/report.h"
 #include "kernel/x86.h"
+#include "smp/smp.h"
 
 void primitives_run(const struct bench_params *p, struct bench_ctx *ctx);
 void shootdown_run(const struct bench_params *p, struct bench_ctx *ctx);
@@ -90,7 +92,7 @@ static void sizes_from_params(const struct bench_params *p,
 
 void bench_run(void)
 {
-	bool run[PLAN_EXPS];
+	bool run[PLAN_EXPS], ap_fault;
 
 	ctx.records.overhead = bench_overhead();
 	ctx.records.raw = params.raw;
@@ -101,6 +103,7 @@ void bench_run(void)
 		run[i] = selected(i);
 	if (nr_selected())
 		budget_plan(&params, run, &ctx);
+	ap_fault = inject_ap_fault(&params);
 	for (size_t i = 0; i < nr_experiments; i++) {
 		uint64_t t0 = rdtsc();
 
@@ -115,5 +118,8 @@ void bench_run(void)
 	if (nr_selected())
 		budget_report();
 	protocol_overhead_report(&ctx.records.po);
+	nmi_report();
+	if (ap_fault)
+		inject_ap_check(&params);
 	bench_invlpgb_fini(&ctx.invlpgb);
 }

@@ -57,6 +57,8 @@ void shootdown_run(const struct bench_params *p, struct bench_ctx *ctx)
 			      .seed = p->seed,
 			      .handler_timing = p->handler_timing,
 			      .bug = p->invlpgb.bug,
+			      .inject_nmi = p->inject_nmi,
+			      .inject_oom = p->inject_oom,
 			      .ctx = ctx};
 
 	if (!responders) {

@@ -7,6 +7,7 @@
  */
 #include "bench/bench.h"
 #include "bench/flush.h"
+#include "bench/inject.h"
 #include "bench/rng.h"
 #include "bench/shootdown_pages.h"
 #include "bench/shootdown_sweep.h"
@@ -31,7 +32,8 @@ struct variant {
 	bool global; /* on global pages (PTE.G) */
 	struct flush_plan plan;
 	uint64_t *samples, *handler;
-	size_t nh;
+	size_t n, nh;	    /* samples kept, handler times */
+	uint64_t discarded; /* samples an NMI landed in */
 	uint64_t icr, irqs;
 	/* Stale reads its own samples left, and where the first one was. */
 	uint64_t stale, stale_samples, first_va;
@@ -65,6 +67,8 @@ struct sweep {
 	/* The INVLPGB variant's encoding (the only variant that has one). */
 	struct invlpgb_regs insns[SD_MAX_PAGES];
 	struct tally tally[S_COUNT][2][2]; /* [strategy][broadcast][global] */
+	bool nmi_due;	       /* selftest=nmi: in the first kept sample */
+	uint64_t nmi_discards; /* samples an NMI landed in */
 };
 
 static const enum flush_how strategy_how[S_COUNT] = {
@@ -149,18 +153,47 @@ static void drop_pages(struct sweep *st, unsigned k)
 	sd_drop((void *)(uintptr_t)k);
 }
 
+/* The handler times of a kept sample, one per responder. */
+static void keep_handler_times(struct variant *v, const struct cpumask *resp)
+{
+	unsigned cpu;
+
+	if (!v->handler || v->s == S_INVLPGB)
+		return;
+	for (cpu = cpumask_next_below(0, resp, nr_cpus); cpu < MAX_CPUS;
+	     cpu = cpumask_next_below(cpu + 1, resp, nr_cpus))
+		v->handler[v->nh++] = xcall_handler_cycles(cpu);
+}
+
+/*
+ * The time of a flush, kept unless an NMI landed on this CPU or a
+ * responder during it: then it holds the NMI handler too, and is only
+ * counted (docs/output.md, "Faults").
+ */
+static void keep(struct variant *v, const struct cpumask *resp, uint64_t cycles,
+		 bool nmi)
+{
+	if (!v->samples)
+		return;
+	if (nmi) {
+		v->discarded++;
+		return;
+	}
+	v->samples[v->n++] = cycles;
+	keep_handler_times(v, resp);
+}
+
 /*
  * One sample of one variant: warm, change, time the flush, verify; the
  * stale reads are this sample's, charged to this variant; then clean.
  */
-static void sample(struct sweep *st, struct variant *v, unsigned k, size_t slot,
+static void sample(struct sweep *st, struct variant *v, unsigned k,
 		   unsigned index)
 {
 	const struct cpumask *resp = &st->resp;
 	uint64_t stale, va = 0;
 	unsigned first = 0;
-	uint64_t t0, t1, icr0, irq0;
-	unsigned cpu;
+	uint64_t t0, t1, icr0, irq0, nmi0;
 
 	sd_set_global(v->global);
 	on_cpumask(resp, sd_touch, (void *)(uintptr_t)k, IPI_EACH);
@@ -168,18 +201,13 @@ static void sample(struct sweep *st, struct variant *v, unsigned k, size_t slot,
 	sd_flip(k);
 	icr0 = apic_icr_writes[0];
 	irq0 = xcall_irqs_sum(resp);
+	nmi0 = nmi_count(resp);
 	t0 = rdtsc_ordered();
 	flush_run(&v->plan);
 	t1 = rdtsc_ordered();
 	v->icr += apic_icr_writes[0] - icr0;
 	v->irqs += xcall_irqs_sum(resp) - irq0;
-	if (v->samples) {
-		v->samples[slot] = t1 - t0;
-		for (cpu = cpumask_next_below(0, resp, nr_cpus);
-		     v->handler && v->s != S_INVLPGB && cpu < MAX_CPUS;
-		     cpu = cpumask_next_below(cpu + 1, resp, nr_cpus))
-			v->handler[v->nh++] = xcall_handler_cycles(cpu);
-	}
+	keep(v, resp, t1 - t0, nmi_count(resp) != nmi0);
 	on_cpumask(resp, sd_verify, (void *)(uintptr_t)k, IPI_EACH);
 	sd_verify((void *)(uintptr_t)k);
 	stale = take_stale(&first, &va);
@@ -221,7 +249,7 @@ static void finish(struct sweep *st, struct variant *v, unsigned k)
 	unsigned m = v->mode == IPI_BROADCAST;
 	struct stats hs = {0};
 	struct table_result row;
-	struct result_field f[8];
+	struct result_field f[9];
 	struct result r = {.bench = "shootdown",
 			   .strategy = name_of(v->s, v->global),
 			   .ipi_mode = v->s == S_INVLPGB ? NULL
@@ -230,7 +258,7 @@ static void finish(struct sweep *st, struct variant *v, unsigned k)
 			   .pages = k,
 			   .targets = nresp,
 			   .samples = v->samples,
-			   .n = sw->samples,
+			   .n = v->n,
 			   .fields = f,
 			   .emulated =
 				   v->s == S_INVLPGB && sw->invlpgb_emulated};
@@ -251,6 +279,16 @@ static void finish(struct sweep *st, struct variant *v, unsigned k)
 	if (delay_of(v, sw))
 		f[r.nfields++] = (struct result_field){"delay_cycles",
 						       delay_of(v, sw), false};
+	st->nmi_discards += v->discarded;
+	if (v->discarded) {
+		f[r.nfields++] = (struct result_field){"discarded_nmi",
+						       v->discarded, false};
+		report_info("shootdown: samples discarded: %llu (NMI): %s%s%s, "
+			    "%u pages, %u targets; %zu kept",
+			    (unsigned long long)v->discarded, r.strategy,
+			    r.ipi_mode ? " " : "", r.ipi_mode ? r.ipi_mode : "",
+			    k, nresp, v->n);
+	}
 	r.distance = st->distance;
 	result_emit(&sw->ctx->records, &r);
 	row.strategy = r.strategy;
@@ -427,35 +465,119 @@ static void free_variant(struct variant *v, const struct sd_sweep *sw,
 			   (size_t)sw->samples * (nresp ? nresp : 1));
 }
 
-static void run_config(struct sweep *st, unsigned k, struct rng *rng)
+/*
+ * selftest=oom: once the pages are set up, the frame allocator grants
+ * this many requests and refuses the rest (docs/output.md, "Faults").
+ */
+#define OOM_GRANTS 3
+
+/*
+ * Only the responders still in the run (smp.h: a CPU that stopped
+ * answering is taken out), so that the records' targets are the CPUs
+ * actually flushed; false if none is left.
+ */
+static bool prune_responders(struct sweep *st)
+{
+	cpumask_and(&st->resp, &st->resp, &cpus_online);
+	st->nresp = cpumask_count(&st->resp);
+	return st->nresp != 0;
+}
+
+/*
+ * A responder missed a wait (or answered late) during this configuration:
+ * its samples hold that wait, and perhaps rounds without that CPU.
+ */
+static void discard(struct sweep *st, struct variant *v, size_t nv, unsigned k)
+{
+	report_fail("shootdown: responders",
+		    "%u pages, %u targets: a responder did not answer in "
+		    "time (above): this configuration's samples are "
+		    "discarded, not reported; the sweep goes on with the "
+		    "cpus that answer",
+		    k, st->nresp);
+	for (size_t i = 0; i < nv; i++)
+		free_variant(&v[i], st->sw, st->nresp);
+}
+
+/*
+ * No frames for variant v[n - 1]'s buffers: the sweep stops, after
+ * freeing what this configuration holds (the records already printed
+ * stay; the next experiment runs).
+ */
+static void out_of_memory(struct sweep *st, struct variant *v, size_t n,
+			  unsigned k)
 {
 	const struct sd_sweep *sw = st->sw;
-	struct variant v[MAX_VARIANTS];
+	const struct variant *x = &v[n - 1];
+
+	report_fail("shootdown: out of memory",
+		    "%u pages, %u targets: no frames for the %u samples%s of "
+		    "%s%s: the sweep stops here, its buffers are freed",
+		    k, st->nresp, sw->samples,
+		    sw->handler_timing ? " and handler times" : "",
+		    name_of(x->s, x->global),
+		    x->s == S_INVLPGB	       ? ""
+		    : x->mode == IPI_BROADCAST ? " (broadcast)"
+					       : " (unicast)");
+	for (size_t i = 0; i < n; i++)
+		free_variant(&v[i], sw, st->nresp);
+}
+
+/* Every sample of one variant list, or until a responder missed a wait. */
+static void run_samples(struct sweep *st, struct variant *v, size_t nv,
+			unsigned k, struct rng *rng, uint32_t faults)
+{
+	const struct sd_sweep *sw = st->sw;
 	uint32_t order[MAX_VARIANTS];
 	unsigned total = sw->warmup + sw->samples;
-	size_t nv = build_variants(st, v, k, true);
 
-	for (size_t i = 0; i < nv; i++) {
+	for (size_t i = 0; i < nv; i++)
 		order[i] = (uint32_t)i;
-		if (!alloc_variant(&v[i], sw, st->nresp))
-			return;
-	}
-	for (unsigned s = 0; s < total; s++) {
+	for (unsigned s = 0; s < total && xcall_faults() == faults; s++) {
 		rng_shuffle(rng, order, nv);
 		for (size_t i = 0; i < nv; i++) {
 			struct variant *x = &v[order[i]];
 			uint64_t *keep = x->samples;
 
-			if (s < sw->warmup)
+			if (s < sw->warmup) {
 				x->samples = NULL; /* run, but do not keep */
-			sample(st, x, k, s - sw->warmup, s);
+			} else if (s == sw->warmup && st->nmi_due) {
+				st->nmi_due = false;
+				inject_nmi_next_flush();
+			}
+			sample(st, x, k, s);
 			x->samples = keep;
 		}
+	}
+}
+
+/* Every sample of configuration (k pages, resp); false: out of memory. */
+static bool run_config(struct sweep *st, unsigned k, struct rng *rng)
+{
+	const struct sd_sweep *sw = st->sw;
+	struct variant v[MAX_VARIANTS];
+	uint32_t faults = xcall_faults();
+	size_t nv;
+
+	if (!prune_responders(st))
+		return true;
+	nv = build_variants(st, v, k, true);
+	for (size_t i = 0; i < nv; i++) {
+		if (!alloc_variant(&v[i], sw, st->nresp)) {
+			out_of_memory(st, v, i + 1, k);
+			return false;
+		}
+	}
+	run_samples(st, v, nv, k, rng, faults);
+	if (xcall_faults() != faults) {
+		discard(st, v, nv, k);
+		return true;
 	}
 	for (size_t i = 0; i < nv; i++) {
 		finish(st, &v[i], k);
 		free_variant(&v[i], sw, st->nresp);
 	}
+	return true;
 }
 
 /*
@@ -583,21 +705,26 @@ static void progress(struct bench_progress *pr, unsigned done, unsigned total)
 	bench_progress(pr, "shootdown", done, total, what);
 }
 
-/* Every page count of the sweep to this configuration's responders. */
-static void run_pages(struct sweep *st, struct rng *rng, unsigned *done,
+/*
+ * Every page count of the sweep to this configuration's responders;
+ * false: out of memory, the sweep stops.
+ */
+static bool run_pages(struct sweep *st, struct rng *rng, unsigned *done,
 		      unsigned total)
 {
 	for (unsigned p = 0; p < st->sw->npages; p++) {
-		run_config(st, st->sw->pages[p], rng);
+		if (!run_config(st, st->sw->pages[p], rng))
+			return false;
 		progress(&st->sw->ctx->progress, ++*done, total);
 	}
+	return true;
 }
 
 /*
  * Every responder count; covered[k]: a 1-target configuration was
  * distance class k's representative, so that class is not run again.
  */
-static void sweep_targets(struct sweep *st, struct rng *rng, unsigned *done,
+static bool sweep_targets(struct sweep *st, struct rng *rng, unsigned *done,
 			  unsigned total, bool covered[TOPO_CLASSES])
 {
 	for (unsigned t = 0; t < st->sw->ntargets; t++) {
@@ -616,9 +743,11 @@ static void sweep_targets(struct sweep *st, struct rng *rng, unsigned *done,
 			covered[k] = true;
 			st->distance = topo_class_name((enum topo_class)k);
 		}
-		run_pages(st, rng, done, total);
+		if (!run_pages(st, rng, done, total))
+			return false;
 		st->distance = NULL;
 	}
+	return true;
 }
 
 /* One responder from each distance class the machine has. */
@@ -649,7 +778,8 @@ static void sweep_classes(struct sweep *st, struct rng *rng, unsigned *done,
 		cpumask_zero(&st->resp);
 		cpumask_set(cpu, &st->resp);
 		st->nresp = 1;
-		run_pages(st, rng, done, total);
+		if (!run_pages(st, rng, done, total))
+			return;
 		st->distance = NULL;
 	}
 }
@@ -671,7 +801,9 @@ void shootdown_sweep(const struct sd_sweep *sw)
 		report_fail("shootdown: setup", "out of memory for the pages");
 		return;
 	}
-	st = (struct sweep){.sw = sw};
+	st = (struct sweep){.sw = sw, .nmi_due = sw->inject_nmi};
+	if (sw->inject_oom)
+		inject_oom_begin(OOM_GRANTS, "shootdown");
 	rng_seed(&rng, sw->seed);
 	pcid_bug(sw, true);
 	xcall_time_handlers(sw->handler_timing);
@@ -679,12 +811,16 @@ void shootdown_sweep(const struct sd_sweep *sw)
 			    "shootdown: latency of the invalidation on the "
 			    "initiator (cpu 0)",
 			    table_line, NULL);
-	sweep_targets(&st, &rng, &done, total, covered);
-	sweep_classes(&st, &rng, &done, total, covered);
+	if (sweep_targets(&st, &rng, &done, total, covered))
+		sweep_classes(&st, &rng, &done, total, covered);
 	table_end(&st.table);
+	if (sw->inject_nmi)
+		inject_nmi_check("shootdown", st.nmi_discards);
 	xcall_time_handlers(false);
 	verdicts(&st, negative_control(&st));
 	pcid_bug(sw, false);
+	if (sw->inject_oom)
+		inject_oom_end("shootdown");
 }
 
 #define PILOT_SAMPLES 3
@@ -721,7 +857,7 @@ bool shootdown_pilot(const struct sd_sweep *sw, const uint32_t ks[2],
 				uint64_t t0 = rdtsc_ordered();
 
 				for (size_t i = 0; i < nv; i++)
-					sample(&st, &v[i], ks[k], 0, 0);
+					sample(&st, &v[i], ks[k], 0);
 				d[n] = rdtsc_ordered() - t0;
 			}
 			stats_sort(d, PILOT_SAMPLES);

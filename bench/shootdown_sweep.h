@@ -36,6 +36,8 @@ struct sd_sweep {
 	/* delay_handler= (test aid): this strategy's handlers wait */
 	enum strategy delay_strategy;
 	uint64_t delay_cycles; /* 0: no delay */
+	bool inject_nmi;       /* selftest=nmi (bench/inject.h) */
+	bool inject_oom;       /* selftest=oom */
 	struct bench_ctx *ctx; /* records, progress */
 };
 

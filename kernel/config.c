@@ -84,8 +84,18 @@ static const char *const idle_choices[] = {"auto", "poll", "hlt", "mwait",
 					   NULL};
 static const char *const output_choices[] = {"both", "human", "json", NULL};
 static const char *const inject_choices[] = {
-	"none",		 "fault",	    "fail", "fault-ap", "tsc-skew",
-	"invlpgb-local", "flushloop-local", NULL,
+	"none",
+	"fault",
+	"fail",
+	"fault-ap",
+	"tsc-skew",
+	"invlpgb-local",
+	"flushloop-local",
+	"hang-ap",
+	"slow-ap",
+	"nmi",
+	"oom",
+	NULL,
 };
 
 #define CFG_OFF(f) offsetof(struct config, f)
@@ -117,9 +127,12 @@ const struct cmdline_opt config_opts[] = {
 			"(an exception), fault-ap (one on the last cpu), fail "
 			"(a FAIL verdict), tsc-skew (one TSC estimate 2% off "
 			"for the sources check), invlpgb-local (a local "
-			"INVLPG in place of the tlb: check's INVLPGB) or "
+			"INVLPG in place of the tlb: check's INVLPGB), "
 			"flushloop-local (flushloop's flushes skip the other "
-			"cpus)",
+			"cpus), hang-ap (the last cpu stops answering), "
+			"slow-ap (it answers once too late), nmi (an NMI "
+			"inside a timed shootdown sample) or oom (shootdown "
+			"runs out of frames)",
 		.offset = CFG_OFF(inject),
 		.choices = inject_choices,
 	},

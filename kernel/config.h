@@ -20,7 +20,11 @@ enum selftest_inject {
 	INJECT_FAULT_AP,
 	INJECT_TSC_SKEW,
 	INJECT_INVLPGB_LOCAL,
-	INJECT_FLUSHLOOP_LOCAL
+	INJECT_FLUSHLOOP_LOCAL,
+	INJECT_HANG_AP,
+	INJECT_SLOW_AP,
+	INJECT_NMI,
+	INJECT_OOM
 };
 /* init_wait=: the 10 ms wait after INIT at bring-up (smp/initwait.h). */
 enum init_wait_mode { INIT_WAIT_AUTO, INIT_WAIT_ON, INIT_WAIT_OFF };

@@ -85,6 +85,14 @@ static void test_values(void **state)
 	assert_int_equal(cfg.inject, INJECT_INVLPGB_LOCAL);
 	assert_int_equal(parse("selftest=flushloop-local"), 0);
 	assert_int_equal(cfg.inject, INJECT_FLUSHLOOP_LOCAL);
+	assert_int_equal(parse("selftest=hang-ap"), 0);
+	assert_int_equal(cfg.inject, INJECT_HANG_AP);
+	assert_int_equal(parse("selftest=slow-ap"), 0);
+	assert_int_equal(cfg.inject, INJECT_SLOW_AP);
+	assert_int_equal(parse("selftest=nmi"), 0);
+	assert_int_equal(cfg.inject, INJECT_NMI);
+	assert_int_equal(parse("selftest=oom"), 0);
+	assert_int_equal(cfg.inject, INJECT_OOM);
 	assert_int_equal(parse("selftest=none"), 0);
 	assert_int_equal(cfg.inject, INJECT_NONE);
 	assert_int_equal(parse("init_wait=on"), 0);
@@ -248,7 +256,8 @@ static void test_diagnostics(void **state)
 	expect_one("selftest=crash",
 		   "cmdline: 'selftest=crash': expected "
 		   "none|fault|fail|fault-ap|tsc-skew|invlpgb-local|"
-		   "flushloop-local: using default 'none'");
+		   "flushloop-local|hang-ap|slow-ap|nmi|oom: using default "
+		   "'none'");
 	expect_one("init_wait=10", "cmdline: 'init_wait=10': expected "
 				   "auto|on|off: using default 'auto'");
 	expect_one("idle=spin", "cmdline: 'idle=spin': expected "
