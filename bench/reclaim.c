@@ -368,7 +368,7 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 	uint32_t faults = xcall_faults();
 	uint64_t *s;
 
-	if (nr_cpus < 2) {
+	if (cpumask_count(&cpus_online) < 2) { /* smp.h: some taken out */
 		report_skip("reclaim", "needs at least 2 cpus online");
 		return;
 	}

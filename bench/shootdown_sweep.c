@@ -612,6 +612,11 @@ static bool negative_control(struct sweep *st)
 
 	choose_responders(st, cpumask_count(&cpus_online) - 1);
 	nresp = st->nresp;
+	if (!nresp) { /* every other CPU was taken out of the run */
+		report_skip("shootdown: negative control",
+			    "no responder is left in the run");
+		return false;
+	}
 	sd_set_global(false);
 	on_cpumask(&st->resp, sd_touch, (void *)(uintptr_t)k, IPI_EACH);
 	sd_touch((void *)(uintptr_t)k);
