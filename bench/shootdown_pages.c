@@ -92,18 +92,6 @@ void sd_touch(void *arg)
 		(void)*page_va(i);
 }
 
-/*
- * INVLPG of each of the first k pages: whatever entry for them a strategy
- * left behind, stale or not, is gone (the only PTEs that change).
- */
-void sd_drop(void *arg)
-{
-	unsigned k = (unsigned)(uintptr_t)arg;
-
-	for (unsigned i = 0; i < k; i++)
-		invlpg((const void *)page_va(i));
-}
-
 /* Counts reads that did not see the current side's frame. */
 void sd_verify(void *arg)
 {

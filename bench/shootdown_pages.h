@@ -32,6 +32,5 @@ void sd_set_global(bool global);
 /* Cross-call functions; arg is a page count or an address. */
 void sd_touch(void *arg);
 void sd_verify(void *arg);
-void sd_drop(void *arg);
 
 #endif
