@@ -31,6 +31,8 @@
 #define RC_INSNS	512 /* a batch of 512 pages, one page per INVLPGB at worst */
 /* Negative control: time per page for the others to run in the window. */
 #define WINDOW_US 2
+/* Negative control: at most this long for a worker to write its page again. */
+#define RACE_WAIT_US 5000
 /*
  * A tick record every second of paging out: ~130 bytes with 3 workers, so
  * ~130 bytes/s while reclaim runs (docs/output.md says why not 100 ms).
@@ -39,7 +41,8 @@
 
 struct worker {
 	volatile uint64_t reads;
-	volatile uint64_t page; /* the cold page it writes now */
+	volatile uint64_t page;	  /* the cold page it writes now */
+	volatile uint64_t writes; /* writes that went through, so far */
 	unsigned index;
 	uint64_t seed;
 } __attribute__((aligned(CACHELINE)));
@@ -96,8 +99,11 @@ static void worker_loop(void *arg)
 		 * when the reclaimer comes by.
 		 */
 		seq++;
-		if (!write_u64_safe((void *)cold_va(p), seq << 16 | me->index))
+		if (!write_u64_safe((void *)cold_va(p),
+				    seq << 16 | me->index)) {
 			last_write[p] = seq << 16 | me->index;
+			me->writes++;
+		}
 		if (seq % WRITES_PER_PAGE == 0) {
 			p = p + nw < pass_pages ? p + nw : me->index;
 			me->page = p;
@@ -273,26 +279,51 @@ static void write_back(uint64_t first, unsigned n)
 }
 
 /*
+ * Until worker w has written its page p again, moved on, or RACE_WAIT_US
+ * passed. A fixed window left it to the scheduler whether a worker wrote
+ * at all: single-threaded TCG runs one vCPU at a time, and a worker that
+ * did not run lost nothing. Whether a write was lost is decided by the
+ * swap copy afterwards, not here: a write that raced the copy and made it
+ * in only ends the wait early. Where CPUs keep no stale entry (kvm-pvm)
+ * the writes fault, never count, and each worker costs the whole wait.
+ */
+static void wait_for_write(const struct worker *w, uint64_t p, uint64_t seen)
+{
+	uint64_t start = rdtsc(), limit = us_to_cycles(RACE_WAIT_US);
+
+	while (w->writes == seen && w->page == p && rdtsc() - start < limit)
+		cpu_relax();
+}
+
+/*
  * The negative control's write-back, before the flush, and as a reclaimer
  * racing the workers would least want it: first the pages the workers are
- * writing right now (the ones their TLBs hold), then the rest, each copy
- * followed by a window in which they go on writing. A write that reaches
- * a page through a stale entry after its copy is lost.
+ * writing right now (the ones their TLBs hold), all of them back to back
+ * so that no worker finishes its page meanwhile, then a wait for each
+ * worker to write its page again, then the rest, each copy followed by a
+ * window in which they go on writing. A write that reaches a page through
+ * a stale entry after its copy is lost.
  */
 static void write_back_racing(uint64_t first, unsigned n)
 {
+	static uint64_t page[MAX_CPUS], seen[MAX_CPUS]; /* CPU 0's alone */
 	uint64_t done[RC_INSNS / 64] = {0};
+	unsigned nw = cur->workers;
 
-	for (unsigned w = 0; w < cur->workers; w++) {
+	for (unsigned w = 0; w < nw; w++) {
 		uint64_t p = workers[w].page, i = p - first;
 
+		page[w] = p;
 		if (p < first || i >= n || i >= RC_INSNS ||
 		    (done[i / 64] & (1ull << (i % 64))))
 			continue;
 		done[i / 64] |= 1ull << (i % 64);
 		copy_out(p);
-		udelay(WINDOW_US); /* the others run meanwhile */
 	}
+	for (unsigned w = 0; w < nw; w++)
+		seen[w] = workers[w].writes;
+	for (unsigned w = 0; w < nw; w++)
+		wait_for_write(&workers[w], page[w], seen[w]);
 	for (unsigned i = 0; i < n; i++) {
 		if (i < RC_INSNS && (done[i / 64] & (1ull << (i % 64))))
 			continue;
@@ -455,7 +486,8 @@ static void page_out(struct rc_run *run, uint64_t *samples)
 /*
  * Each page's swap copy must hold the last write that succeeded. Page p
  * is written by worker p % workers only: run->lost_workers counts the
- * workers that lost one, of run->writing_workers (those with a page in
+ * workers that lost one (in this pass, or with run->accumulate in this
+ * and the passes before), of run->writing_workers (those with a page in
  * this pass).
  */
 static void lost_writes(struct rc_run *run)
@@ -463,21 +495,22 @@ static void lost_writes(struct rc_run *run)
 	static bool lost_by[MAX_CPUS];
 	unsigned nw = cur->workers;
 
-	run->lost = 0;
-	run->lost_workers = 0;
+	if (!run->accumulate) {
+		run->lost = 0;
+		for (unsigned w = 0; w < nw; w++)
+			lost_by[w] = false;
+	}
 	run->writing_workers = nw < pass_pages ? nw : (unsigned)pass_pages;
-	for (unsigned w = 0; w < nw; w++)
-		lost_by[w] = false;
 	for (uint64_t p = 0; p < pass_pages; p++) {
 		if (*(volatile uint64_t *)phys_to_virt(
 			    swap_pa + p * PAGE_SIZE) == last_write[p])
 			continue;
 		run->lost++;
-		if (!lost_by[p % nw]) {
-			lost_by[p % nw] = true;
-			run->lost_workers++;
-		}
+		lost_by[p % nw] = true;
 	}
+	run->lost_workers = 0;
+	for (unsigned w = 0; w < nw; w++)
+		run->lost_workers += lost_by[w];
 }
 
 static uint64_t snap[3][MAX_CPUS];
@@ -597,10 +630,11 @@ bool rc_run_strategy(const struct rc_config *cfg, struct rc_run *run,
 	stop_workers();
 	pf_expect_end(NULL);
 	run->cycles = t2 - t1;
-	run->lost = 0;
 	if (run->writers)
 		lost_writes(run);
-	if (!run->writers)
+	else {
+		run->lost = 0;
 		losses(run, t1 - t0, t2 - t1);
+	}
 	return true;
 }

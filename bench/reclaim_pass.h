@@ -53,6 +53,11 @@ struct rc_run {
 	uint64_t pages, flushes, icr, irqs, cycles, lost;
 	/* Workers that lost a write, of those that wrote in this pass. */
 	unsigned lost_workers, writing_workers;
+	/*
+	 * A writer pass adds its lost writes, and the workers that lost
+	 * one, to the previous pass's (the negative control's passes).
+	 */
+	bool accumulate;
 	int64_t loss_pct, loss_min, loss_median;
 	uint64_t base_reads, during_reads;
 	uint64_t ticks;	  /* cycles spent printing ticks and progress */
