@@ -209,9 +209,11 @@ void smp_report(void)
 			    "mapped (see mm:): left alone, its inputs not "
 			    "masked",
 			    (unsigned long long)unmasked_ioapic);
+	/* Of the CPUs the MADT lists, or of the boot CPU where it lists none */
 	report_info("smp: %u of %u cpus online in %s mode; bring-up took %llu "
 		    "us",
-		    cpumask_count(&cpus_online), smp_stats.cpus_madt,
+		    cpumask_count(&cpus_online),
+		    smp_stats.cpus_madt ? smp_stats.cpus_madt : nr_cpus,
 		    apic_mode_name(),
 		    (unsigned long long)(tsc_to_ns(smp_stats.bringup_cycles) /
 					 1000));
