@@ -43,6 +43,8 @@ import json
 import re
 import sys
 
+from exitcodes import GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP
+
 PREFIXES = ("PASS: ", "FAIL: ", "SKIP: ", "INFO: ", "@json ", "SUMMARY: ", "EXIT: ")
 # A line that starts like a protocol line but is not one of the forms above
 # (e.g. "PASS:x", "@json{...}", "EXIT:STATUS=0") is a kernel bug, not text.
@@ -55,7 +57,9 @@ EXIT_RE = re.compile(r"^EXIT: STATUS=(\d+)$")
 ABORT_FAIL_RE = re.compile(r"^FAIL: (fault|panic|watchdog)\b", re.IGNORECASE)
 
 BOOT_PATHS = ("multiboot1", "multiboot2-bios", "multiboot2-efi")
-STATUS_PASS, STATUS_FAIL, STATUS_SKIP, STATUS_ABORT = 0, 1, 38, 63
+# The guest's EXIT statuses (tools/exitcodes.py, one table for every tool).
+STATUS_PASS, STATUS_FAIL = GUEST_PASS, GUEST_FAIL
+STATUS_SKIP, STATUS_ABORT = GUEST_SKIP, GUEST_ABORT
 STATS = ("min", "p50", "p90", "p99", "max", "mean")
 
 
@@ -848,10 +852,11 @@ def check_ending(rep, summaries, exits, fault_report):
         return
     if status == STATUS_ABORT:
         if not fault_report:
-            rep.problem(n, "STATUS=63 (aborted) without a fault or panic report")
+            rep.problem(n, f"STATUS={STATUS_ABORT} (aborted) without a fault or panic report")
         return
     if fault_report:
-        rep.problem(n, f"a fault/panic was reported but STATUS={status}, not 63")
+        rep.problem(n, f"a fault/panic was reported but STATUS={status}, "
+                    f"not {STATUS_ABORT}")
     if f > 0:
         due = (STATUS_FAIL,)
     elif s > 0 and p == 0:

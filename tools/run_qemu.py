@@ -104,17 +104,17 @@ import time
 
 import firmware_acpi
 
+# Exit statuses (docs/output.md), ours and the guest's: one table for the
+# launcher, the runner and checklog.
+from exitcodes import (E_PASS, E_FAIL, E_USAGE, E_ABORT, E_SKIP, E_TIMEOUT, E_INTR,  # noqa: F401
+                       GUEST_PASS, GUEST_FAIL, GUEST_SKIP, GUEST_ABORT, GUEST_STATUS,
+                       GUEST_WORDS)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROG = "run-qemu"
 QEMU10 = os.path.join(ROOT, "build", "qemu10", "usr", "bin", "qemu-system-x86_64")
 OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
 OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
-
-# Exit statuses (docs/output.md); the runner imports these.
-E_PASS, E_FAIL, E_USAGE, E_ABORT, E_SKIP, E_TIMEOUT, E_INTR = 0, 1, 2, 3, 77, 124, 130
-# The guest's EXIT: STATUS -> ours.
-GUEST_STATUS = {0: E_PASS, 1: E_FAIL, 38: E_SKIP, 63: E_ABORT}
-STATUS_WORD = {0: "passed", 1: "failed", 38: "skipped", 63: "aborted"}
 
 # CPU models tried under KVM, in order. `host` is the real CPU; QEMU 7.2 and
 # 10 on some nested KVMs (kvm-pvm) abort on it ("failed to set MSR 0x10a",
@@ -803,14 +803,14 @@ def verdict(out, printed, log_empty, o):
     if o.serial == "none" and rc > 0 and rc % 2 and (rc >> 1) in GUEST_STATUS:
         # No console: the exit device is the whole report.
         status = rc >> 1
-        return GUEST_STATUS[status], (f"{STATUS_WORD[status]}: guest status {status} through "
+        return GUEST_STATUS[status], (f"{GUEST_WORDS[status]}: guest status {status} through "
                                       f"the exit device (--serial none: no console)")
     if rc == 0 and out.shutdown_reason == "guest-reset" and printed in GUEST_STATUS:
         # The guest did not write the exit device (it does only where
         # CPUID says it runs under a hypervisor, e.g. not under
         # -cpu max,-hypervisor) and reset the machine after its last line,
         # as on hardware with exit=reboot: its EXIT line is the verdict.
-        return GUEST_STATUS[printed], (f"{STATUS_WORD[printed]}: guest status {printed}, then the guest "
+        return GUEST_STATUS[printed], (f"{GUEST_WORDS[printed]}: guest status {printed}, then the guest "
                                        f"reset the machine (exit=reboot)")
     if rc == 0:
         why = SHUTDOWN_WHY.get(out.shutdown_reason, "a reset, triple fault or exit=reboot?")
@@ -828,9 +828,10 @@ def verdict(out, printed, log_empty, o):
             return E_USAGE, "QEMU failed before the guest printed anything (its message is above)"
         return E_ABORT, "aborted: QEMU exited 1 but the console has no EXIT: STATUS=0 (a QEMU error?)"
     note = "" if printed == status else f" (but the console says {printed}: lines lost?)"
-    words = {0: "passed: guest status 0", 1: "failed: guest status 1, a check failed",
-             38: "skipped: guest status 38, every check skipped",
-             63: "aborted: guest status 63 (fault, panic or watchdog)"}
+    words = {GUEST_PASS: f"passed: guest status {GUEST_PASS}",
+             GUEST_FAIL: f"failed: guest status {GUEST_FAIL}, a check failed",
+             GUEST_SKIP: f"skipped: guest status {GUEST_SKIP}, every check skipped",
+             GUEST_ABORT: f"aborted: guest status {GUEST_ABORT} (fault, panic or watchdog)"}
     if status in words:
         return GUEST_STATUS[status], words[status] + note
     return E_ABORT, f"aborted: guest status {status} is not one the harness defines{note}"

@@ -9,8 +9,8 @@ usage: python3 tests/qemu/runner.py [--jobs N] [--group G] [--case NAME]
 
 Run from anywhere (paths are relative to the repository). The cases are in
 tests/qemu/cases.tsv (its header says what each column means). For each one
-it calls ./run-qemu.sh, keeps the console in build/test-logs/NAME.log (and
-the records in NAME.jsonl), checks the exit status and the log (with
+it runs the launcher (tools/run_qemu.py, behind ./run-qemu.sh), keeps the
+console in build/test-logs/NAME.log (and the records in NAME.jsonl), checks the exit status and the log (with
 tools/checklog.py and the case's own checks), and prints TAP version 13,
 one line per case:
     ok N - NAME (Xs)
@@ -52,6 +52,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, HERE)
 
 import checklog  # noqa: E402
+import exitcodes  # noqa: E402
 import run_qemu  # noqa: E402
 
 CASES_FILE = os.path.join(HERE, "cases.tsv")
@@ -62,7 +63,7 @@ OVMF = ("/usr/share/OVMF/OVMF_CODE_4M.fd", "/usr/share/OVMF/OVMF_VARS_4M.fd")
 COLUMNS = ("name", "group", "boot", "machine", "smp", "cpu", "status",
            "timeout", "args", "options", "checks")
 # run-qemu.sh's exit status -> the guest's EXIT: STATUS that must be printed.
-GUEST_STATUS = {ours: guest for guest, ours in run_qemu.GUEST_STATUS.items()}
+GUEST_STATUS = {ours: guest for guest, ours in exitcodes.GUEST_STATUS.items()}
 TSC_TOLERANCE = 0.01  # guest TSC under TCG = host TSC: within 1%
 MEM_TOLERANCE = 0.05  # usable RAM found vs -m: firmware keeps a little
 
@@ -107,7 +108,7 @@ class Case:
                 self.options[i + 1] = self.iso
         if self.accel() == "kvm":
             self.needs.append("kvm")
-        if self.stopped and self.status != run_qemu.E_ABORT:
+        if self.stopped and self.status != exitcodes.E_ABORT:
             raise ValueError("'stopped' goes with status 3")
 
     def accel(self):
@@ -197,7 +198,8 @@ def load_cases(path=CASES_FILE):
             if case.name in names:
                 raise ValueError(f"{where}: case '{case.name}' twice")
             if case.status not in GUEST_STATUS:
-                raise ValueError(f"{where}: status {case.status} is not 0, 1, 3 or 77")
+                raise ValueError(f"{where}: status {case.status} is not "
+                                 f"{', '.join(map(str, sorted(GUEST_STATUS)))}")
             names.add(case.name)
             cases.append(case)
     return cases
@@ -394,8 +396,17 @@ class Runner:
         self.deadline = time.monotonic() + opts.budget
 
     def command(self, case, log, jsonl):
-        """The run-qemu.sh command line for a case."""
-        cmd = [os.path.join(ROOT, "run-qemu.sh"), "--no-build", "--boot", case.boot,
+        """The launcher's command line for a case: ./run-qemu.sh's options.
+
+        Each case runs the launcher (tools/run_qemu.py, the module this
+        runner imports for the KVM probe) in a process of its own rather
+        than calling run_qemu.main() here: a run owns its signal handlers,
+        stdout and QEMU's session, which threads of one process cannot
+        each have, and a run that hangs beyond its own timeout is killed
+        with everything it started. It is run directly, not through
+        run-qemu.sh, whose dependency check the runner needs only once."""
+        cmd = [sys.executable, os.path.join(ROOT, "tools", "run_qemu.py"), "--no-build",
+               "--boot", case.boot,
                "--machine", case.machine, "--smp", str(case.smp),
                "--timeout", str(self.timeout(case)), "--log", log, "--json", jsonl]
         if case.cpu != "-":

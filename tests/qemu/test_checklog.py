@@ -11,6 +11,7 @@ Run: python3 tests/qemu/test_checklog.py  (or python3 -m unittest from here).
 
 import io
 import os
+import re
 import shlex
 import sys
 import tempfile
@@ -25,6 +26,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import checklog  # noqa: E402  (needs the path above)
+import exitcodes  # noqa: E402
 
 
 def read_header(path):
@@ -135,6 +137,33 @@ class Api(unittest.TestCase):
         obj, why = checklog.parse_record('{"type":"result","seq":1,"mean":NaN}')
         self.assertIsNone(obj)
         self.assertIn("NaN", why)
+
+
+class ExitCodes(unittest.TestCase):
+    """The guest's statuses are defined twice, for C and for the host tools:
+    kernel/report.h and boot/boot.h must say what tools/exitcodes.py says."""
+
+    HEADERS = ("kernel/report.h", "boot/boot.h")
+
+    def defines(self, rel):
+        with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+            return {m.group(1): int(m.group(2), 0) for m in
+                    re.finditer(r"^#define\s+(STATUS_\w+)\s+(\w+)\s*$", f.read(), re.M)}
+
+    def test_kernel_statuses_match(self):
+        found = {}
+        for rel in self.HEADERS:
+            for name, value in self.defines(rel).items():
+                self.assertEqual(exitcodes.GUEST_C_NAMES.get(name), value,
+                                 f"{rel}: {name} {value} is not in tools/exitcodes.py")
+                found[name] = value
+        self.assertEqual(found, exitcodes.GUEST_C_NAMES)
+
+    def test_every_guest_status_maps(self):
+        self.assertEqual(set(exitcodes.GUEST_STATUS), set(exitcodes.GUEST_C_NAMES.values()))
+        self.assertEqual(set(exitcodes.GUEST_STATUS), set(exitcodes.GUEST_WORDS))
+        for ours in exitcodes.GUEST_STATUS.values():
+            self.assertIn(ours, exitcodes.LAUNCHER_WORDS)
 
 
 if __name__ == "__main__":
