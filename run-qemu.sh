@@ -2,10 +2,19 @@
 # Boot the harness under QEMU and stream its console: ./run-qemu.sh --help.
 # The launcher itself is tools/run_qemu.py; this is the command users type.
 # On a fresh machine it first installs what is missing (as root), or names
-# it (as another user).
+# it (as another user); --dry-run and --help install and build nothing.
 root=$(cd "$(dirname "$0")" && pwd)
-"$root/tools/install-deps.sh" --quiet >&2 || {
-	echo "run-qemu: missing dependencies: see above (tools/install-deps.sh)" >&2
-	exit 2
-}
+deps=1
+for arg in "$@"; do
+	case "$arg" in
+	--) break ;;
+	--dry-run | -h | --help) deps=0 ;;
+	esac
+done
+if [ "$deps" = 1 ]; then
+	"$root/tools/install-deps.sh" --quiet >&2 || {
+		echo "run-qemu: missing dependencies: see above (tools/install-deps.sh)" >&2
+		exit 2
+	}
+fi
 exec python3 "$root/tools/run_qemu.py" "$@"

@@ -70,7 +70,10 @@ usage: ./run-qemu.sh [options] [-- KERNEL ARGS...]
   --stop-after SECONDS      testing: pause the guest through QEMU's monitor
                             after this long, to check that a guest which
                             stops running is caught (exit 3)
-  --dry-run                 print the QEMU command line and stop
+  --dry-run                 print the QEMU command line and stop: nothing
+                            is installed, built or started but the KVM
+                            probe (a kernel, ISO or QEMU not there yet is
+                            named as the run would use it)
   -v, --verbose             print the QEMU command line before running it
   -h, --help                this text
 
@@ -327,12 +330,16 @@ class Qemu:
 
 
 def find_qemu(o):
-    """The Qemu to run; raises EnvError naming what is missing."""
+    """The Qemu to run; raises EnvError naming what is missing (but for
+    --dry-run, which prints the command with the binary's name)."""
     if o.qemu is None:
         path = shutil.which("qemu-system-x86_64")
-        if not path:
+        if not path and o.dry_run:
+            err("dry run: qemu-system-x86_64 not installed (apt-get install qemu-system-x86)")
+            path = "qemu-system-x86_64"
+        elif not path:
             raise EnvError("qemu-system-x86_64 not found: apt-get install qemu-system-x86")
-    elif not os.access(o.qemu, os.X_OK):
+    elif not os.access(o.qemu, os.X_OK) and not o.dry_run:
         if o.qemu == QEMU10:
             raise EnvError("QEMU 10 is not unpacked: run tools/fetch-qemu10.sh "
                            "(or tools/install-deps.sh --qemu10)")
@@ -456,7 +463,9 @@ def build(o):
                               check=False).returncode:
                 raise EnvError("make failed")
     if not o.iso and not os.path.isfile(kernel):
-        raise EnvError(f"kernel '{kernel}' not found (run make)")
+        if not o.dry_run:
+            raise EnvError(f"kernel '{kernel}' not found (run make)")
+        err(f"dry run: {os.path.relpath(kernel)} is not built yet (a run makes it first)")
     # QEMU's multiboot loader puts the image path in front of the
     # arguments; the kernel skips a first word that starts with '/'.
     return os.path.realpath(kernel)
@@ -466,17 +475,18 @@ def make_iso(kernel, cmdline, dry_run, grub_cmds=None):
     """A one-entry ISO that boots at once with our arguments, private to
     this run so that runs in parallel do not share one; grub_cmds: a file
     of GRUB commands to run first."""
+    if dry_run:
+        return os.path.join(ROOT, "build", "run", "run.XXXXXXXX.iso")  # made by a real run
     os.makedirs(os.path.join(ROOT, "build", "run"), exist_ok=True)
     fd, iso = tempfile.mkstemp(suffix=".iso", prefix="run.", dir=os.path.join(ROOT, "build", "run"))
     os.close(fd)
-    if not dry_run:
-        cmd = [os.path.join(ROOT, "tools", "mkiso.sh"), iso, "--elf", kernel,
-               "--timeout", "0", "--entry-args", cmdline]
-        if grub_cmds:
-            cmd += ["--grub-cmds", grub_cmds]
-        if subprocess.run(cmd, stdout=sys.stderr, check=False).returncode:
-            os.unlink(iso)
-            raise EnvError("could not build the boot ISO")
+    cmd = [os.path.join(ROOT, "tools", "mkiso.sh"), iso, "--elf", kernel,
+           "--timeout", "0", "--entry-args", cmdline]
+    if grub_cmds:
+        cmd += ["--grub-cmds", grub_cmds]
+    if subprocess.run(cmd, stdout=sys.stderr, check=False).returncode:
+        os.unlink(iso)
+        raise EnvError("could not build the boot ISO")
     return iso
 
 
@@ -515,7 +525,8 @@ def qemu_command(qemu, o, choice, kernel, iso, tmp, qmp_path):
     else:
         if o.boot == "uefi":
             vars_copy = os.path.join(tmp, "OVMF_VARS.fd")
-            shutil.copyfile(OVMF_VARS, vars_copy)
+            if not o.dry_run:
+                shutil.copyfile(OVMF_VARS, vars_copy)
             args += ["-drive", f"if=pflash,format=raw,unit=0,readonly=on,file={OVMF_CODE}",
                      "-drive", f"if=pflash,format=raw,unit=1,file={vars_copy}"]
         args += ["-drive", f"file={iso},format=raw,media=cdrom,readonly=on"]
@@ -850,7 +861,8 @@ def write_json(log_path, json_path):
 def run(o):
     """Everything after the options; returns our exit status."""
     qemu = find_qemu(o)
-    if o.boot == "uefi" and not (os.path.isfile(OVMF_CODE) and os.path.isfile(OVMF_VARS)):
+    if o.boot == "uefi" and not (os.path.isfile(OVMF_CODE) and os.path.isfile(OVMF_VARS)) \
+            and not o.dry_run:
         raise EnvError(f"UEFI firmware {OVMF_CODE} not found: apt-get install ovmf")
     choice = choose_accel(qemu, o)
     err(choice.line())
