@@ -29,7 +29,7 @@ KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 \
 	-z noexecstack --no-warn-rwx-segments -T linker.ld
 
 .PHONY: all iso check unit qemu-check sol-test format format-check clean help deps \
-	deps-ensure layers-check \
+	deps-ensure layers-check soak soak-smoke \
 	FORCE
 
 all: $(ELF)
@@ -38,13 +38,15 @@ help:
 	@echo "make              build $(ELF) (multiboot1 + multiboot2 ELF64)"
 	@echo "make iso          build $(ISO) (GRUB hybrid: BIOS, UEFI, USB dd)"
 	@echo "make check        format, layers, freestanding and host unit tests,"
-	@echo "                  sol-test, fuzz smoke, then the QEMU integration cases"
+	@echo "                  sol-test, fuzz smoke, the QEMU integration cases, soak-smoke"
 	@echo "make unit         host unit tests (cmocka), every floor's; one floor's:"
 	@echo "                  lib-unit kernel-unit mm-unit smp-unit bench-unit"
 	@echo "make freestanding-check  the portable files with the kernel's flags"
 	@echo "make layers-check fail on an #include from a lower floor to a higher"
 	@echo "                  (tools/check-layers.py), after its own self-test"
 	@echo "make qemu-check   QEMU integration cases only (tests/qemu)"
+	@echo "make soak         SOAK_BOOTS (200) boots across the QEMU matrix, random"
+	@echo "                  kernel arguments (SOAK_SEED, SOAK_JOBS); soak-smoke: 6"
 	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
 	@echo "make fuzz         each libFuzzer target for FUZZ_SECONDS (60)"
 	@echo "make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (3), as in check"
@@ -93,7 +95,7 @@ include tests/fuzz/fuzz.mk
 # function; then a few seconds of each fuzz target; then the QEMU cases.
 check: deps-ensure
 	$(MAKE) format-check layers-check freestanding-check unit sol-test \
-		fuzz-smoke qemu-check
+		fuzz-smoke qemu-check soak-smoke
 
 # A fresh machine: as root, install what is missing; else say what to run.
 deps-ensure:
@@ -110,6 +112,19 @@ layers-check:
 		{ echo "$$out"; echo "layers: the checker's self-test failed"; \
 		exit 1; }
 	@$(PYTHON) tools/check-layers.py
+
+# Many boots across the QEMU matrix (boot path, machine, CPUs, QEMU 7.2/10,
+# TCG threads, KVM), random valid kernel arguments from a printed seed:
+# tests/qemu/soak.py. soak-smoke is make check's few cheap boots.
+SOAK_BOOTS ?= 200
+SOAK_JOBS ?= 2
+SOAK_SEED ?=
+soak:
+	$(PYTHON) tests/qemu/runner.py soak --boots $(SOAK_BOOTS) --jobs $(SOAK_JOBS) \
+		$(if $(SOAK_SEED),--seed $(SOAK_SEED))
+
+soak-smoke: $(ELF)
+	$(PYTHON) tests/qemu/runner.py soak --short --no-build --seed 1 --jobs $(SOAK_JOBS)
 
 sol-test:
 	tests/sol/test_sol_capture.sh

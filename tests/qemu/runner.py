@@ -6,6 +6,9 @@ usage: python3 tests/qemu/runner.py [--jobs N] [--group G] [--case NAME]
                                     [--list] [--qemu PATH] [--no-build]
                                     [--kernel ELF] [--timeout-scale F]
                                     [--budget SECONDS]
+       python3 tests/qemu/runner.py soak [--boots N] [--seed S] [--short] ...
+                                    (tests/qemu/soak.py: many boots across
+                                    the QEMU matrix, random kernel arguments)
 
 Run from anywhere (paths are relative to the repository). The cases are in
 tests/qemu/cases.tsv (its header says what each column means). For each one
@@ -394,6 +397,7 @@ class Runner:
         self.host_khz = None
         self.stopping = False
         self.deadline = time.monotonic() + opts.budget
+        self.log_dir = LOG_DIR
 
     def command(self, case, log, jsonl):
         """The launcher's command line for a case: ./run-qemu.sh's options.
@@ -430,9 +434,9 @@ class Runner:
         Ctrl-C, is not started (status None)."""
         if self.stopping or time.monotonic() > self.deadline:
             return None, ["not started: the time budget (--budget) was spent"], 0.0, None
-        os.makedirs(LOG_DIR, exist_ok=True)
-        log = os.path.join(LOG_DIR, case.name + ".log")
-        jsonl = os.path.join(LOG_DIR, case.name + ".jsonl")
+        os.makedirs(self.log_dir, exist_ok=True)
+        log = os.path.join(self.log_dir, case.name + ".log")
+        jsonl = os.path.join(self.log_dir, case.name + ".jsonl")
         t0 = time.monotonic()
         # Own session: a stuck run can be killed with everything it started.
         proc = subprocess.Popen(self.command(case, log, jsonl), stdin=subprocess.DEVNULL,
@@ -702,6 +706,10 @@ def list_cases(cases):
 
 def main(argv=None):
     """Command line entry point; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["soak"]:
+        import soak  # noqa: E402  (tests/qemu, on the path above)
+        return soak.main(argv[1:])
     ap = argparse.ArgumentParser(description="Boot the harness in a matrix of QEMU "
                                  "configurations and check every console log.")
     ap.add_argument("--jobs", "-j", type=int, default=2, help="runs at once (default 2)")
