@@ -214,10 +214,11 @@ def draw_args(rng, cell, short):
     # idle=poll keeps every idle vCPU busy: under multi-threaded TCG, or
     # with many vCPUs on one thread, a run then does not finish
     # (docs/qemu.md, "Single-threaded TCG"); not under KVM either, where a
-    # polling vCPU holds a host CPU.
-    idles = ["auto", "hlt", "mwait"]
+    # polling vCPU holds a host CPU. TCG runs MWAIT as a no-op when there
+    # are several vCPUs, so idle=mwait polls too.
+    idles = ["auto", "hlt"]
     if cell.accel == "tcg-single" and cell.cpus <= 8:
-        idles.append("poll")
+        idles += ["poll", "mwait"]
     if maybe():
         args.append("idle=" + rng.choice(idles))
     if maybe(0.2):
