@@ -43,7 +43,9 @@ import json
 import re
 import sys
 
-from exitcodes import GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP
+# No __pycache__ beside the sources (nothing to ignore or to commit by mistake).
+sys.dont_write_bytecode = True
+from exitcodes import GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP  # noqa: E402
 
 PREFIXES = ("PASS: ", "FAIL: ", "SKIP: ", "INFO: ", "@json ", "SUMMARY: ", "EXIT: ")
 # A line that starts like a protocol line but is not one of the forms above

@@ -105,11 +105,14 @@ import tempfile
 import threading
 import time
 
-import firmware_acpi
+# No __pycache__ beside the sources (nothing to ignore or to commit by mistake).
+sys.dont_write_bytecode = True
+
+import firmware_acpi  # noqa: E402
 
 # Exit statuses (docs/output.md), ours and the guest's: one table for the
 # launcher, the runner and checklog.
-from exitcodes import (E_PASS, E_FAIL, E_USAGE, E_ABORT, E_SKIP, E_TIMEOUT, E_INTR,  # noqa: F401
+from exitcodes import (E_PASS, E_FAIL, E_USAGE, E_ABORT, E_SKIP, E_TIMEOUT, E_INTR,  # noqa: E402,F401
                        GUEST_PASS, GUEST_FAIL, GUEST_SKIP, GUEST_ABORT, GUEST_STATUS,
                        GUEST_WORDS)
 

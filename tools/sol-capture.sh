@@ -116,11 +116,16 @@ if [ "${auth[0]}" = -f ] && [ ! -r "${auth[1]}" ]; then
 	die "-f: cannot read '${auth[1]}'"
 fi
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || die "--timeout wants whole seconds, not '$timeout'"
-case "$expect" in
-0 | 1 | 38 | 63) expect_args=(--expect-status "$expect") ;;
-any) expect_args=() ;;
-*) die "--expect-status: '$expect' is not 0, 1, 38, 63 or any" ;;
-esac
+# The guest's statuses, from the one table of them (tools/exitcodes.py).
+statuses=$(python3 -B -c 'import sys; sys.path.insert(0, sys.argv[1]); import exitcodes
+print(*sorted(exitcodes.GUEST_STATUS))' "$root/tools")
+if [ "$expect" = any ]; then
+	expect_args=()
+elif [[ " $statuses " == *" $expect "* ]]; then
+	expect_args=(--expect-status "$expect")
+else
+	die "--expect-status: '$expect' is not ${statuses// /, } or any"
+fi
 command -v ipmitool >/dev/null || die "ipmitool not found: apt-get install ipmitool"
 [ -n "$log" ] || log="sol-$host-$(date +%Y%m%d-%H%M%S).log"
 mkdir -p "$(dirname "$log")"
