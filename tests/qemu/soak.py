@@ -440,7 +440,7 @@ def main(argv=None):
     print()
     print("\n".join(table(tally.rows, "configuration")))
     print()
-    print("\n".join(table(by_dimension(tally.rows), "dimension", 14)))
+    print("\n".join(table(by_dimension(tally.rows), "dimension", 18)))
     bad = tally.bad()
     ran = len(results)
     counts = {k: sum(r[k] for r in tally.rows.values()) for k in BAD}
