@@ -133,9 +133,24 @@ static unsigned list_cpus(void)
 	return n;
 }
 
+/*
+ * The CPUs that cpus= leaves out get INIT alone: they then wait for a
+ * STARTUP IPI that never comes, instead of running whatever loop the
+ * firmware left them in. OVMF parks its APs in an MWAIT loop, which TCG
+ * runs as a busy loop; on hardware a spinning CPU takes time from its SMT
+ * sibling.
+ */
+static void park_left_out(unsigned listed)
+{
+	for (unsigned cpu = nr_cpus; cpu < listed; cpu++)
+		if (apic_send(cpu_apic_id[cpu],
+			      ICR_INIT | ICR_ASSERT | ICR_LEVEL))
+			smp_stats.cpus_parked++;
+}
+
 static void choose_cpus(uint64_t max_cpus)
 {
-	unsigned n = acpi.madt.present ? list_cpus() : 1;
+	unsigned listed = acpi.madt.present ? list_cpus() : 1, n = listed;
 
 	if (max_cpus > n)
 		report_info("smp: cpus=%llu asks for more cpus than the %u "
@@ -145,6 +160,7 @@ static void choose_cpus(uint64_t max_cpus)
 		n = (unsigned)max_cpus;
 	nr_cpus = n;
 	smp_stats.cpus_wanted = n;
+	park_left_out(listed);
 }
 
 void smp_init(const struct config *cfg)
@@ -217,6 +233,10 @@ void smp_report(void)
 		    apic_mode_name(),
 		    (unsigned long long)(tsc_to_ns(smp_stats.bringup_cycles) /
 					 1000));
+	if (smp_stats.cpus_parked)
+		report_info("smp: cpus=%u leaves %u cpus out: they got INIT "
+			    "alone and wait for a STARTUP IPI",
+			    nr_cpus, smp_stats.cpus_parked);
 	if (nr_cpus > 1)
 		report_info("smp: bring-up %s the 10 ms wait after INIT (%s); "
 			    "%u STARTUP IPIs to %u cpus",

@@ -16,6 +16,7 @@
 struct smp_stats {
 	unsigned cpus_madt;   /* enabled CPUs in the MADT (0 if no MADT) */
 	unsigned cpus_wanted; /* after cpus= and the limits */
+	unsigned cpus_parked; /* left out by cpus=: INIT, never started */
 	uint64_t bringup_cycles;
 	bool init_wait;		   /* waited 10 ms after INIT (init_wait=) */
 	const char *init_wait_why; /* why (smp_init_wait()) */
