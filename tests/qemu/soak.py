@@ -109,9 +109,9 @@ class Cell:
         if self.accel == "tcg-multi" and self.cpus >= 13:
             # The self-check "smp: 10000 IPIs to every cpu" is 10,000
             # rounds that each wait for every vCPU thread to be scheduled:
-            # 64 vCPUs took 8.5 s on 2 idle host cores, and more than 300 s
-            # at a load average of 15-19 (no round near its 5 s limit: no
-            # IPI was lost).
+            # 64 vCPUs took 8.5-16 s on 2 otherwise idle host cores, and
+            # once more than 300 s while other QEMU runs shared them (no
+            # round near its 5 s limit: no IPI was lost).
             t = 600
         if self.accel == "kvm":
             t = 300  # kvm-pvm: a 2-CPU bench=none boot takes 1 min
