@@ -91,10 +91,14 @@ void reclaim_plan_shape(const struct bench_params *params,
 	p->workers = c.workers;
 	p->duration_ms = params->duration_ms;
 	p->per_page_passes = p->nbatches = 0;
-	/* Each strategy's writer pass, beside its reader pass */
+	/*
+	 * Each strategy's writer pass, beside its reader pass. The negative
+	 * control, writer passes only and at most RC_CONTROL_PASSES x 64
+	 * pages, is left out: a few per cent of one strategy's reader pass.
+	 */
 	p->writer_pages = params->writers ? RC_WRITER_PAGES : 0;
-	for (size_t i = 0; i < NRUNS + 1; i++) {
-		const struct rc_run *r = i ? &runs[i - 1] : &control;
+	for (size_t i = 0; i < NRUNS; i++) {
+		const struct rc_run *r = &runs[i];
 
 		if (!invlpgb && !uses_ipis(r))
 			continue;
