@@ -530,7 +530,13 @@ static void run_samples(struct sweep *st, struct variant *v, size_t nv,
 
 			if (s < sw->warmup) {
 				x->samples = NULL; /* run, but do not keep */
-			} else if (s == sw->warmup && st->nmi_due) {
+			} else if (st->nmi_due && x->plan.remote) {
+				/*
+				 * The first kept sample of an IPI variant:
+				 * INVLPGB's flush has no round for the
+				 * responder's NMI to ride, and an untimed
+				 * cleanup round would take it instead.
+				 */
 				st->nmi_due = false;
 				inject_nmi_next_flush();
 			}
@@ -808,7 +814,11 @@ void shootdown_sweep(const struct sd_sweep *sw)
 	if (sweep_targets(&st, &rng, &done, total, covered))
 		sweep_classes(&st, &rng, &done, total, covered);
 	table_end(&st.table);
-	if (sw->inject_nmi)
+	if (sw->inject_nmi && st.nmi_due)
+		report_skip("selftest: nmi",
+			    "selftest=nmi: no IPI strategy "
+			    "kept a sample in shootdown: nothing was injected");
+	else if (sw->inject_nmi)
 		inject_nmi_check("shootdown", st.nmi_discards);
 	xcall_time_handlers(false);
 	verdicts(&st, negative_control(&st));
