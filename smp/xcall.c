@@ -232,16 +232,18 @@ void on_cpumask_async(const struct cpumask *mask, xcall_fn fn, void *arg,
 static void late_answer(unsigned cpu, uint32_t waiting_for)
 {
 	uint64_t late = rdtsc() - miss[cpu].missed;
+	unsigned so_far;
 
 	miss[cpu].owing = false;
 	__atomic_add_fetch(&faults, 1, __ATOMIC_RELEASE);
-	smp_stats.xcall_late++;
+	/* Initiators holding different mailboxes may count at once. */
+	so_far = __atomic_add_fetch(&smp_stats.xcall_late, 1, __ATOMIC_RELAXED);
 	report_info("smp: xcall: cpu %u, apic id %u answered request %u "
-		    "late, %llu ms after its wait ended; not taken for "
+		    "late, seen %llu ms after its wait ended; not taken for "
 		    "request %u (late answers so far: %u)",
 		    cpu, cpu_apic_id[cpu], miss[cpu].owed,
 		    (unsigned long long)(tsc_to_ns(late) / 1000000),
-		    waiting_for, smp_stats.xcall_late);
+		    waiting_for, so_far);
 }
 
 /*
