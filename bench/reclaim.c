@@ -346,6 +346,7 @@ static bool run_one(struct rc_config *c, struct rc_run *r, uint64_t *s)
 
 static enum rc_control negative_control(struct rc_config *c, uint64_t *s)
 {
+	uint32_t faults = xcall_faults();
 	unsigned n = 0;
 
 	if (!c->writers)
@@ -353,7 +354,8 @@ static enum rc_control negative_control(struct rc_config *c, uint64_t *s)
 	control.accumulate = false;
 	while (n < RC_CONTROL_PASSES &&
 	       (!n || control.lost_workers < control.writing_workers)) {
-		if (!pass(c, &control, s))
+		if (!pass(c, &control, s) ||
+		    responders_faulted(&control, faults))
 			return RC_CONTROL_NOT_RUN;
 		control.accumulate = true;
 		n++;
@@ -411,8 +413,9 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 		bench_invlpgb(&ctx->invlpgb, "reclaim", &c.invlpgb_emulated);
 	c.progress = true;
 	control.writers = true;
-	c.count = c.writers; /* the negative control */
-	c.total = c.writers ? rc_pass_pages(&c, &control) : 0;
+	/* The negative control, at most RC_CONTROL_PASSES passes */
+	c.count = c.writers ? RC_CONTROL_PASSES : 0;
+	c.total = c.count * rc_pass_pages(&c, &control);
 	for (size_t i = 0; i < NRUNS; i++) {
 		struct rc_run w = {.writers = true, .batch = runs[i].batch};
 
@@ -425,6 +428,7 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 	s = bench_alloc(c.cold_pages);
 	if (!s || !c.cold_pages || !rc_prepare(&c)) {
 		report_fail("reclaim: setup", "out of memory");
+		bench_free(s, c.cold_pages);
 		return;
 	}
 	bench_printf(
