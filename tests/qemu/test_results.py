@@ -49,10 +49,14 @@ SAME_CASES = ("results-same-a", "results-same-b")
 # run in this invocation, the slowdown is synthetic: results-same-a's
 # records with histograms drawn 3x slower for ipi-range.
 DELAY_CASE = "results-slow"
-# TCG timings: two runs of one configuration differ by a few percent at the
-# p50 of these short shootdowns, more when the host is loaded; a threshold
-# well above that keeps the test about statistics, not about the host.
-TCG_THRESHOLD = "50"
+# TCG timings: two runs of one configuration usually differ by a few
+# percent at the p50 of these short shootdowns, but not always: a whole
+# run came out 70% slower than its twin (12 of 12 rows), and one run's
+# pages=8 targets=3 rows 50% slower, on a quiet 2-core host. A threshold
+# above that keeps the test about statistics, not about the host; the
+# slowdowns it must still call slower are +200% (synthetic) and +900%
+# (results-slow's delay_handler=).
+TCG_THRESHOLD = "100"
 
 
 def run_cli(argv):
