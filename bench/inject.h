@@ -19,6 +19,11 @@
 bool inject_ap_fault(const struct bench_params *p);
 /* After the experiments: the rule held (or a SKIP: never reached). */
 void inject_ap_check(const struct bench_params *p);
+/*
+ * With fault_at=console-lock: the faulty CPU prints its own line as the
+ * experiment begins (nothing otherwise).
+ */
+void inject_ap_announce(const char *experiment);
 
 /* selftest=nmi: the next timed IPI flush gets an NMI. */
 void inject_nmi_next_flush(void);

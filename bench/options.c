@@ -227,6 +227,7 @@ void bench_options_from_kernel(struct bench_params *p, const struct config *cfg)
 	p->flushloop_local = cfg->inject == INJECT_FLUSHLOOP_LOCAL;
 	p->inject_hang_ap = cfg->inject == INJECT_HANG_AP;
 	p->inject_slow_ap = cfg->inject == INJECT_SLOW_AP;
+	p->fault_at = cfg->fault_at;
 	p->inject_nmi = cfg->inject == INJECT_NMI;
 	p->inject_oom = cfg->inject == INJECT_OOM;
 }

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "kernel/stoppoint.h"
 #include "lib/cmdline.h"
 
 #define PARAM_LIST_MAX	    32 /* values per list */
@@ -128,6 +129,7 @@ struct bench_params {
 	/* The other selftest= faults of the experiments (bench/inject.h). */
 	bool inject_hang_ap;	  /* the last CPU stops answering */
 	bool inject_slow_ap;	  /* it answers one cross-call late */
+	struct fault_at fault_at; /* where (fault_at=, a kernel key) */
 	bool inject_nmi;	  /* an NMI inside a timed shootdown flush */
 	bool inject_oom;	  /* shootdown runs out of frames */
 	bool raw;		  /* raw=on: every sample in raw records */

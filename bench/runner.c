@@ -111,6 +111,7 @@ void bench_run(void)
 			continue;
 		report_info("bench: %s: %s", experiments[i].name,
 			    experiments[i].desc);
+		inject_ap_announce(experiments[i].name);
 		bench_progress_begin(&ctx.progress);
 		experiments[i].run(&params, &ctx);
 		budget_account((enum plan_exp)i, rdtsc() - t0);
@@ -119,6 +120,7 @@ void bench_run(void)
 		budget_report();
 	protocol_overhead_report(&ctx.records.po);
 	nmi_report();
+	xcall_lost_report();
 	if (ap_fault)
 		inject_ap_check(&params);
 	bench_invlpgb_fini(&ctx.invlpgb);

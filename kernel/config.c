@@ -77,6 +77,56 @@ bool config_parse_console(const char *val, void *dst, char *why, size_t whylen)
 	return true;
 }
 
+static const char *const stop_site_names[] = STOP_SITE_NAMES;
+
+const char *stop_site_name(unsigned site)
+{
+	return site <= STOP_ANY ? stop_site_names[site] : "?";
+}
+
+bool fault_at_parse(const char *val, struct fault_at *at, char *why,
+		    size_t whylen)
+{
+	size_t n = 0;
+	uint64_t nth = 0;
+
+	if (!kstrcmp(val, "seed")) {
+		*at = (struct fault_at){.seeded = true};
+		return true;
+	}
+	while (val[n] && val[n] != ':')
+		n++;
+	for (unsigned s = 0; s <= STOP_ANY; s++) {
+		if (kstrlen(stop_site_names[s]) != n ||
+		    kstrncmp(val, stop_site_names[s], n))
+			continue;
+		if (val[n] != ':' ||
+		    kparse_u64(val + n + 1, kstrlen(val + n + 1), &nth) !=
+			    KPARSE_OK ||
+		    nth < 1 || nth > FAULT_AT_NTH_MAX) {
+			return fail(why, whylen,
+				    "expected a count 1..1000000 after SITE:");
+		}
+		*at = (struct fault_at){.site = (uint8_t)s,
+					.nth = (uint32_t)nth};
+		return true;
+	}
+	return fail(why, whylen,
+		    "expected SITE:N (SITE xcall, mbox-ticket, mbox-lock, "
+		    "pt-lock, frame-lock, console-lock or any) or seed");
+}
+
+static bool config_parse_fault_at(const char *val, void *dst, char *why,
+				  size_t whylen)
+{
+	struct fault_at at;
+
+	if (!fault_at_parse(val, &at, why, whylen))
+		return false;
+	kmemcpy(dst, &at, sizeof(at));
+	return true;
+}
+
 static const char *const exit_choices[] = {"halt", "reboot", NULL};
 static const char *const init_wait_choices[] = {"auto", "on", "off", NULL};
 /* In the order of enum idle_mode. */
@@ -84,18 +134,9 @@ static const char *const idle_choices[] = {"auto", "poll", "hlt", "mwait",
 					   NULL};
 static const char *const output_choices[] = {"both", "human", "json", NULL};
 static const char *const inject_choices[] = {
-	"none",
-	"fault",
-	"fail",
-	"fault-ap",
-	"tsc-skew",
-	"invlpgb-local",
-	"flushloop-local",
-	"hang-ap",
-	"slow-ap",
-	"nmi",
-	"oom",
-	NULL,
+	"none",		 "fault",	    "fail",    "fault-ap", "tsc-skew",
+	"invlpgb-local", "flushloop-local", "hang-ap", "slow-ap",  "nmi",
+	"oom",		 "fault-all",	    NULL,
 };
 
 #define CFG_OFF(f) offsetof(struct config, f)
@@ -132,9 +173,23 @@ const struct cmdline_opt config_opts[] = {
 			"cpus), hang-ap (the last cpu stops answering), "
 			"slow-ap (it answers once too late), nmi (an NMI "
 			"inside a timed shootdown sample) or oom (shootdown "
-			"runs out of frames)",
+			"runs out of frames), fault-all (every cpu at once)",
 		.offset = CFG_OFF(inject),
 		.choices = inject_choices,
+	},
+	{
+		.key = "fault_at",
+		.kind = OPT_CUSTOM,
+		.def = FAULT_AT_DEFAULT,
+		.help = "where selftest=hang-ap or slow-ap strikes its cpu: "
+			"SITE:N, the Nth time it passes SITE (xcall: a "
+			"cross-call handler before it answers; mbox-ticket, "
+			"mbox-lock: a mailbox ticket drawn, the mailboxes "
+			"locked; pt-lock, frame-lock, console-lock: that lock "
+			"held; any: any of them), or seed: drawn from seed=",
+		.offset = CFG_OFF(fault_at),
+		.size = 32,
+		.parse = config_parse_fault_at,
 	},
 	{
 		.key = "help",

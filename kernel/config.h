@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "lib/cmdline.h"
+#include "stoppoint.h"
 
 enum exit_mode { EXIT_HALT, EXIT_REBOOT };
 enum selftest_inject {
@@ -24,7 +25,8 @@ enum selftest_inject {
 	INJECT_HANG_AP,
 	INJECT_SLOW_AP,
 	INJECT_NMI,
-	INJECT_OOM
+	INJECT_OOM,
+	INJECT_FAULT_ALL
 };
 /* init_wait=: the 10 ms wait after INIT at bring-up (smp/initwait.h). */
 enum init_wait_mode { INIT_WAIT_AUTO, INIT_WAIT_ON, INIT_WAIT_OFF };
@@ -42,6 +44,7 @@ struct config {
 	struct console_cfg console; /* console=com1..com4|0xPORT[,baud] */
 	int exit_mode;		    /* exit=halt|reboot (enum exit_mode) */
 	int inject;		    /* selftest=none|fault|fail|... */
+	struct fault_at fault_at;   /* fault_at=SITE:N|seed (hang/slow-ap) */
 	bool help;		    /* help: print the keys and defaults */
 	uint64_t cpus;		    /* cpus=N: bring up N CPUs, 0 = all */
 	int init_wait;		    /* init_wait=auto|on|off */

@@ -9,6 +9,8 @@
 #include "console.h"
 #include "lib/printf.h"
 #include "spinlock.h"
+#include "cpu.h"
+#include "stoppoint.h"
 #include "x86.h"
 
 #define UART_CLOCK_DIV_BASE 115200
@@ -37,7 +39,11 @@ static struct {
 	bool panic;
 	char why[96];
 	struct spinlock lock;
-} con;
+	bool irq_was_on; /* the holder's, restored at unlock */
+	/* Who wrote last, and whether its last byte ended a line. */
+	unsigned last_writer;
+	bool mid_line;
+} con = {.lock = {.name = "console", .quiet = true}};
 
 /* A UART is there if its scratch register holds a value and loopback works. */
 static bool uart_present(uint16_t port)
@@ -119,23 +125,51 @@ static void uart_putc(char c)
 
 void console_write_locked(const char *s, size_t n)
 {
+	if (!n)
+		return;
+	con.last_writer = this_cpu();
+	con.mid_line = true;
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '\n')
 			uart_putc('\r');
 		uart_putc(s[i]);
+		/* selftest=hang-ap fault_at=console-lock: a line cut short */
+		if (i == n / 2)
+			stop_point(STOP_CONSOLE_LOCK);
 	}
+	con.mid_line = s[n - 1] != '\n';
 }
 
+/*
+ * Held with interrupts off: a cross-call handler may print, and must
+ * never find the lock held by the code it interrupted on its own CPU.
+ * The wait itself is with interrupts as they were (the others' requests
+ * still answered), each look at the lock with them off.
+ */
 void console_lock(void)
 {
-	if (!con.panic)
-		spin_lock(&con.lock);
+	bool on;
+
+	if (con.panic)
+		return;
+	on = spin_lock_irqsave(&con.lock);
+	con.irq_was_on = on;
+	/*
+	 * Another CPU's line left unfinished (it stopped mid-line, its lock
+	 * released for it): ended here, so that this line stays whole.
+	 */
+	if (con.mid_line && con.last_writer != this_cpu())
+		console_write_locked("\n", 1);
 }
 
 void console_unlock(void)
 {
-	if (!con.panic)
-		spin_unlock(&con.lock);
+	bool on = con.irq_was_on;
+
+	if (con.panic)
+		return;
+	spin_unlock(&con.lock);
+	irq_restore(on);
 }
 
 void console_enter_panic(void)

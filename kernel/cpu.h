@@ -36,6 +36,14 @@ struct cpu_info {
 
 extern struct cpu_info cpu_info;
 
+/*
+ * How long one CPU waits for another (a cross-call's answer, a lock's
+ * holder, a barrier) before it calls that CPU slow or stopped: long
+ * enough for a vCPU that the host descheduled, short enough that a run
+ * with a stopped CPU still ends well inside the launcher's timeout.
+ */
+#define CPU_WAIT_US 5000000
+
 void cpu_identify(void);
 
 /* Why the harness may not use INVLPGB here (when cpu_info.invlpgb is false). */

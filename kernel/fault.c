@@ -15,7 +15,8 @@
 
 #define BACKTRACE_MAX 16
 
-static volatile int fault_depth;
+/* CPU + 1 of the one reporting a fault; 0 while none is. */
+static volatile unsigned fault_reporter;
 void (*fault_stop_others)(void);
 
 /* Image bounds from linker.ld: return addresses must point into text. */
@@ -86,16 +87,31 @@ static void fault_record(const struct trap_frame *f, const uint64_t *bt, int n)
 	record_end(&r);
 }
 
+/*
+ * One CPU reports; true for it. Another CPU that faults meanwhile stops
+ * here, silent (the reporter's NMI would stop it anyway); both seeing
+ * "nobody reports yet" would each stop the other, and nobody report.
+ * False for the reporter itself faulting again.
+ */
+static bool claim_report(void)
+{
+	unsigned me = this_cpu() + 1, prev = 0;
+
+	if (__atomic_compare_exchange_n(&fault_reporter, &prev, me, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return true;
+	if (prev != me)
+		halt_forever();
+	return false;
+}
+
 void fault_report(const struct trap_frame *f)
 {
 	uint64_t bt[BACKTRACE_MAX];
 	int n;
 
 	irq_disable();
-	if (fault_stop_others && fault_depth == 0)
-		fault_stop_others();
-	console_enter_panic();
-	if (__atomic_fetch_add(&fault_depth, 1, __ATOMIC_SEQ_CST) > 0) {
+	if (!claim_report()) {
 		/* Faulted while reporting a fault: say the least and stop. */
 		kprintf("\nFAULT: vector %llu at rip %016llx while reporting a "
 			"fault\nEXIT: STATUS=%d\n",
@@ -103,6 +119,9 @@ void fault_report(const struct trap_frame *f)
 			(unsigned long long)f->rip, STATUS_ABORTED);
 		run_exit_raw(STATUS_ABORTED);
 	}
+	if (fault_stop_others)
+		fault_stop_others();
+	console_enter_panic();
 	kprintf("\n");
 	report_fail("fault",
 		    "cpu %u: vector %llu (%s), error 0x%llx, rip 0x%016llx",

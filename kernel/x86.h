@@ -176,6 +176,23 @@ static inline uint64_t read_rflags(void)
 	return f;
 }
 
+#define RFLAGS_IF (1ull << 9)
+
+/* Interrupts off; returns whether they were on, for irq_restore(). */
+static inline bool irq_save(void)
+{
+	bool on = read_rflags() & RFLAGS_IF;
+
+	irq_disable();
+	return on;
+}
+
+static inline void irq_restore(bool on)
+{
+	if (on)
+		irq_enable();
+}
+
 #define DEFINE_CR_ACCESSORS(n)                                         \
 	static inline uint64_t read_cr##n(void)                        \
 	{                                                              \

@@ -15,6 +15,7 @@
 #include "kernel/tsc.h"
 #include "kernel/report.h"
 #include "kernel/spinlock.h"
+#include "kernel/stoppoint.h"
 #include "kernel/x86.h"
 #include "mm/vm.h"
 
@@ -27,7 +28,21 @@ struct pt_ctx kernel_pt;
 struct mm_stats mm_stats;
 
 static struct pmm pmm;
-static struct spinlock frame_lock, pt_lock;
+static struct spinlock frame_lock = {.name = "frame allocator"},
+		       pt_lock = {.name = "page tables"};
+
+/* Each kernel lock is a stop point while held (kernel/stoppoint.h). */
+static void lock_frames(void)
+{
+	spin_lock(&frame_lock);
+	stop_point(STOP_FRAME_LOCK);
+}
+
+static void lock_tables(void)
+{
+	spin_lock(&pt_lock);
+	stop_point(STOP_PT_LOCK);
+}
 static bool direct_ready;
 static uint64_t mmio_next = MMIO_BASE;
 
@@ -264,7 +279,7 @@ uint64_t frame_alloc(unsigned int pmm_flags)
 {
 	uint64_t pa;
 
-	spin_lock(&frame_lock);
+	lock_frames();
 	pa = pmm_alloc(&pmm, pmm_flags);
 	spin_unlock(&frame_lock);
 	return pa;
@@ -274,7 +289,7 @@ int frame_free(uint64_t pa)
 {
 	int err;
 
-	spin_lock(&frame_lock);
+	lock_frames();
 	err = pmm_free(&pmm, pa);
 	spin_unlock(&frame_lock);
 	return err;
@@ -284,7 +299,7 @@ uint64_t frame_alloc_run(uint64_t n, uint64_t align)
 {
 	uint64_t pa;
 
-	spin_lock(&frame_lock);
+	lock_frames();
 	pa = pmm_alloc_run(&pmm, n, align, 0);
 	spin_unlock(&frame_lock);
 	return pa;
@@ -294,7 +309,7 @@ int frame_free_run(uint64_t pa, uint64_t n)
 {
 	int err;
 
-	spin_lock(&frame_lock);
+	lock_frames();
 	err = pmm_free_run(&pmm, pa, n);
 	spin_unlock(&frame_lock);
 	return err;
@@ -302,7 +317,7 @@ int frame_free_run(uint64_t pa, uint64_t n)
 
 void frame_limit_grants(uint64_t n)
 {
-	spin_lock(&frame_lock);
+	lock_frames();
 	pmm_limit_grants(&pmm, n);
 	spin_unlock(&frame_lock);
 }
@@ -318,8 +333,8 @@ int vm_map(uint64_t va, uint64_t pa, enum pt_size size, uint64_t flags,
 {
 	int err;
 
-	spin_lock(&pt_lock);
-	spin_lock(&frame_lock);
+	lock_tables();
+	lock_frames();
 	err = pt_map(&kernel_pt, va, pa, size, flags, old);
 	spin_unlock(&frame_lock);
 	spin_unlock(&pt_lock);
@@ -330,7 +345,7 @@ int vm_unmap(uint64_t va, enum pt_size size, uint64_t *old)
 {
 	int err;
 
-	spin_lock(&pt_lock);
+	lock_tables();
 	err = pt_unmap(&kernel_pt, va, size, old);
 	spin_unlock(&pt_lock);
 	return err;
@@ -341,8 +356,8 @@ int vm_split(uint64_t va, enum pt_size size)
 	uint64_t old;
 	int err;
 
-	spin_lock(&pt_lock);
-	spin_lock(&frame_lock);
+	lock_tables();
+	lock_frames();
 	err = pt_split(&kernel_pt, va, size, &old);
 	spin_unlock(&frame_lock);
 	spin_unlock(&pt_lock);
@@ -414,14 +429,14 @@ void *mmio_map(uint64_t pa, size_t len)
 
 	if (mmio_refused(pa, len))
 		return NULL;
-	spin_lock(&pt_lock);
+	lock_tables();
 	va = mmio_next;
 	if (va + size > MMIO_BASE + MMIO_SIZE) {
 		spin_unlock(&pt_lock);
 		return NULL;
 	}
 	mmio_next += size;
-	spin_lock(&frame_lock);
+	lock_frames();
 	for (uint64_t o = 0; o < size; o += PAGE_SIZE)
 		pt_map(&kernel_pt, va + o, base + o, PT_4K, flags, NULL);
 	spin_unlock(&frame_lock);

@@ -125,15 +125,11 @@ uint64_t xcall_irqs_sum(const struct cpumask *mask);
 uint32_t xcall_faults(void);
 bool xcall_cpu_lost(unsigned cpu);
 
-/* selftest=hang-ap, slow-ap: cpu fails at the after-th call it serves. */
-enum xcall_inject {
-	XCALL_INJECT_NONE,
-	XCALL_INJECT_HANG, /* interrupts off, halted, never acknowledges */
-	XCALL_INJECT_SLOW, /* acknowledges once, 1 s past the 5 s wait */
-};
-void xcall_inject(enum xcall_inject what, unsigned cpu, uint32_t after);
-/* Whether that cross-call came (the experiments may send fewer). */
-bool xcall_inject_fired(void);
+/*
+ * An INFO line for each CPU that ran on after it was taken out (and then
+ * stopped), and a FAIL for each taken out holding the console's lock.
+ */
+void xcall_lost_report(void);
 
 /*
  * NMIs taken by this CPU and the CPUs of mask, other than the one that
@@ -145,8 +141,16 @@ uint64_t nmis_taken(unsigned cpu); /* by cpu alone */
 /* An INFO line for each CPU that took such NMIs. */
 void nmi_report(void);
 
-/* Raw IPI round trip (smp/xcall.c): VEC_PING to cpu, wait for its ack. */
+/* Raw IPI round trip (smp/liveness.c): VEC_PING to cpu, wait its ack. */
 bool ping_cpu(unsigned cpu);
+enum ping_result {
+	PING_ANSWERED,
+	PING_SILENT, /* no answer within CPU_WAIT_US (or taken out) */
+	PING_UNSENT, /* the APIC refused the IPI: nothing is known */
+};
+enum ping_result ping_cpu_wait(unsigned cpu);
+/* The ping handler and the lock hooks (from xcall_init). */
+void liveness_init(void);
 
 /*
  * All CPUs in mask (this one included) meet; returns this CPU's exit TSC,

@@ -206,6 +206,30 @@ static void inject_fault_ap(void)
 	report_fail("smp: selftest=fault-ap", "cpu %u did not fault", last);
 }
 
+/*
+ * selftest=fault-all: every CPU faults at once. One report must come out
+ * whole, with EXIT: STATUS=63: two reporters would each stop the other.
+ */
+static void meet_and_ud2(void *arg)
+{
+	smp_barrier(arg); /* as close to at once as the CPUs can */
+	ud2();
+}
+
+static void inject_fault_all(void)
+{
+	static struct cpumask all;
+	struct cpumask others;
+
+	report_info("smp: selftest=fault-all: ud2 on all %u cpus at once now",
+		    cpumask_count(&cpus_online));
+	cpumask_copy(&all, &cpus_online);
+	cpus_others(&others);
+	on_cpumask_async(&others, meet_and_ud2, &all, IPI_EACH);
+	meet_and_ud2(&all);
+	report_fail("smp: selftest=fault-all", "cpu 0 did not fault");
+}
+
 static void nothing(void *arg)
 {
 	(void)arg;
@@ -273,4 +297,6 @@ void smp_selftest_run(const struct config *cfg)
 	check_idle(cfg);
 	if (cfg->inject == INJECT_FAULT_AP)
 		inject_fault_ap();
+	if (cfg->inject == INJECT_FAULT_ALL)
+		inject_fault_all();
 }

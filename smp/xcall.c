@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * Cross-calls: a cache-line mailbox per CPU. The initiator stores the
- * function and argument, bumps `req`, and sends an IPI; the target's handler
- * runs the function and sets `done` to the request it served. Completion is
+ * Cross-calls: a cache-line mailbox per CPU. The initiator posts the
+ * function and argument under a sequence count and sends an IPI; the
+ * target's handler reads the newest request whole, claims it, runs the
+ * function and sets `done` to the request it served. Completion is
  * counted in memory, never by counting interrupts: several IPIs of one
  * vector to one CPU coalesce into one interrupt.
+ *
+ * A request whose wait ends unanswered is withdrawn (xcall_claim): a
+ * handler that comes to it later acknowledges it without running it, so
+ * a function never runs with an argument its initiator has let go.
  */
-#include "kernel/config.h"
 #include "kernel/cpu.h"
 #include "kernel/report.h"
 #include "kernel/spinlock.h"
+#include "kernel/stoppoint.h"
 #include "kernel/trap.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
@@ -17,21 +22,33 @@
 #include "smp/percpu.h"
 #include "smp/smp.h"
 #include "smp/xcall_ack.h"
+#include "smp/xcall_internal.h"
 
-#define XCALL_TIMEOUT_US 5000000
-/* selftest=slow-ap: one acknowledgement this much past the wait. */
-#define SLOW_AP_EXTRA_US 1000000
+/* A post in progress is a few stores: a handler waits this long for it. */
+#define POST_SPINS 100000
 
 struct mailbox {
 	xcall_fn fn;
 	void *arg;
+	volatile uint32_t seq; /* odd while a request is being posted */
 	volatile uint32_t req;
-	volatile uint32_t done;
-	uint64_t handler_cycles; /* entry to acknowledgement, last call */
-	uint64_t irqs;		 /* cross-call interrupts taken */
+	volatile uint32_t claimed; /* run, or withdrawn: xcall_claim */
+	volatile uint32_t ran;	   /* the function returned */
+	volatile uint32_t done;	   /* acknowledged */
+	uint64_t handler_cycles;   /* entry to acknowledgement, last call */
+	uint64_t irqs;		   /* cross-call interrupts taken */
 } __attribute__((aligned(CACHELINE)));
 
 static struct mailbox mbox[MAX_CPUS];
+
+/*
+ * For several initiators at once (flushloop): each target's mailbox is
+ * locked from post to acknowledgement. Locks are taken in CPU order and
+ * handlers never take them, so as long as every initiator waits with
+ * interrupts on (it still answers the others, and pings), nobody
+ * deadlocks; a holder that stops is found by the lock (liveness.c).
+ */
+static struct spinlock mbox_lock[MAX_CPUS];
 
 /*
  * Off unless asked for (handler_timing=on): the two ordered TSC reads are
@@ -61,113 +78,54 @@ static inline unsigned next_in(unsigned cpu, const struct cpumask *mask)
 	return cpumask_next_below(cpu + 1, mask, nr_cpus);
 }
 
+struct request {
+	uint32_t req;
+	xcall_fn fn;
+	void *arg;
+};
+
 /*
- * selftest=hang-ap and slow-ap: one CPU stops answering for good, or
- * answers one request late, at the after-th cross-call it serves.
+ * The newest request, its three fields from one post (a seqlock read):
+ * false if a post stayed half-written (its initiator stopped mid-way).
  */
-static struct {
-	enum xcall_inject what;
-	unsigned cpu;
-	uint32_t after, seen;
-	bool fired;
-} inject;
-
-bool xcall_inject_fired(void)
+static bool read_request(const struct mailbox *m, struct request *r)
 {
-	return __atomic_load_n(&inject.fired, __ATOMIC_ACQUIRE);
-}
+	for (unsigned spins = 0; spins < POST_SPINS; spins++) {
+		uint32_t seq = __atomic_load_n(&m->seq, __ATOMIC_ACQUIRE);
 
-void xcall_inject(enum xcall_inject what, unsigned cpu, uint32_t after)
-{
-	inject.cpu = cpu;
-	inject.after = after;
-	inject.seen = 0;
-	__atomic_store_n(&inject.what, what, __ATOMIC_RELEASE);
-}
-
-/* In the handler, after the function, before the acknowledgement. */
-static void injected_fault(void)
-{
-	uint64_t t0, delay;
-
-	if (++inject.seen != inject.after)
-		return;
-	__atomic_store_n(&inject.fired, true, __ATOMIC_RELEASE);
-	if (inject.what == XCALL_INJECT_HANG)
-		halt_forever(); /* interrupts off: no IPI reaches it again */
-	inject.what = XCALL_INJECT_NONE;
-	delay = us_to_cycles(XCALL_TIMEOUT_US + SLOW_AP_EXTRA_US);
-	t0 = rdtsc();
-	while (rdtsc() - t0 < delay)
+		if (!(seq & 1)) {
+			r->req = m->req;
+			r->fn = m->fn;
+			r->arg = m->arg;
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			if (__atomic_load_n(&m->seq, __ATOMIC_RELAXED) == seq)
+				return true;
+		}
 		cpu_relax();
+	}
+	return false;
 }
 
 static void on_xcall(struct trap_frame *f)
 {
 	uint64_t t0 = time_handlers ? rdtsc_ordered() : 0;
 	struct mailbox *m = &mbox[this_cpu()];
-	uint32_t req = __atomic_load_n(&m->req, __ATOMIC_ACQUIRE);
+	struct request r;
 
 	(void)f;
+	stop_if_lost();
 	m->irqs++;
-	if (req != m->done) {
-		m->fn(m->arg);
+	if (read_request(m, &r) && r.req != m->done) {
+		if (xcall_claim(&m->claimed, r.req)) {
+			r.fn(r.arg);
+			__atomic_store_n(&m->ran, r.req, __ATOMIC_RELEASE);
+		}
 		if (time_handlers)
 			m->handler_cycles = rdtsc_ordered() - t0;
-		if (inject.what && this_cpu() == inject.cpu)
-			injected_fault();
-		__atomic_store_n(&m->done, req, __ATOMIC_RELEASE);
+		stop_point(STOP_XCALL);
+		__atomic_store_n(&m->done, r.req, __ATOMIC_RELEASE);
 	}
 	apic_eoi();
-}
-
-static volatile uint64_t ping_acks[MAX_CPUS];
-
-/* The smallest handler an IPI round trip can have: acknowledge, EOI. */
-static void on_ping(struct trap_frame *f)
-{
-	(void)f;
-	ping_acks[this_cpu()]++;
-	apic_eoi();
-}
-
-/*
- * A CPU that missed a wait, until it answers; the CPUs taken out of the
- * run (docs/output.md, "Faults").
- */
-static struct {
-	bool owing;
-	uint32_t owed;	 /* the request it did not answer in time */
-	uint64_t missed; /* when that wait ended (TSC) */
-} miss[MAX_CPUS];
-static struct cpumask cpus_lost;
-static volatile uint32_t faults; /* misses and late answers */
-
-uint32_t xcall_faults(void)
-{
-	return __atomic_load_n(&faults, __ATOMIC_ACQUIRE);
-}
-
-bool xcall_cpu_lost(unsigned cpu)
-{
-	return cpumask_test(cpu, &cpus_lost);
-}
-
-bool ping_cpu(unsigned cpu)
-{
-	uint64_t before = ping_acks[cpu], start = rdtsc();
-	uint64_t limit = us_to_cycles(XCALL_TIMEOUT_US);
-
-	if (xcall_cpu_lost(cpu))
-		return false;
-	if (!apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_PING))
-		return false;
-	while (ping_acks[cpu] == before) {
-		if (rdtsc() - start > limit)
-			return false;
-		cpu_relax();
-	}
-	return true;
 }
 
 /* Spurious interrupts must not be acknowledged (SDM 11.9). */
@@ -179,24 +137,26 @@ static void on_spurious(struct trap_frame *f)
 void xcall_init(void)
 {
 	trap_set_handler(VEC_XCALL, on_xcall);
-	trap_set_handler(VEC_PING, on_ping);
 	trap_set_handler(VEC_SPURIOUS, on_spurious);
+	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+		mbox_lock[cpu].name = "a cpu's mailbox";
+	liveness_init();
 }
 
 static void post(unsigned cpu, xcall_fn fn, void *arg)
 {
 	struct mailbox *m = &mbox[cpu];
+	uint32_t seq = m->seq;
 
+	__atomic_store_n(&m->seq, seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
 	m->fn = fn;
 	m->arg = arg;
-	__atomic_store_n(&m->req, m->req + 1, __ATOMIC_RELEASE);
+	m->req = m->req + 1;
+	__atomic_store_n(&m->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
-/*
- * The APIC never accepted the IPI (xAPIC ICR busy past its limit): nothing
- * was sent, and the wait that follows will say who did not answer.
- */
-static void send_failed(const unsigned *cpu)
+void send_failed(const unsigned *cpu)
 {
 	if (cpu)
 		report_fail("smp: xcall",
@@ -213,6 +173,7 @@ void on_cpumask_async(const struct cpumask *mask, xcall_fn fn, void *arg,
 {
 	unsigned cpu;
 
+	stop_if_lost();
 	for (cpu = first_in(mask); cpu < MAX_CPUS; cpu = next_in(cpu, mask))
 		post(cpu, fn, arg);
 	if (mode == IPI_BROADCAST) {
@@ -226,6 +187,16 @@ void on_cpumask_async(const struct cpumask *mask, xcall_fn fn, void *arg,
 }
 
 /*
+ * A CPU that missed a wait, until it answers (docs/output.md, "Faults").
+ * Written by the initiator that holds the CPU's mailbox.
+ */
+static struct {
+	bool owing;
+	uint32_t owed;	 /* the request it did not answer in time */
+	uint64_t missed; /* when that wait ended (TSC) */
+} miss[MAX_CPUS];
+
+/*
  * The request cpu missed is answered now, while the initiator waits for
  * a later one: counted and named, and not taken for that later one.
  */
@@ -235,7 +206,7 @@ static void late_answer(unsigned cpu, uint32_t waiting_for)
 	unsigned so_far;
 
 	miss[cpu].owing = false;
-	__atomic_add_fetch(&faults, 1, __ATOMIC_RELEASE);
+	xcall_count_fault();
 	/* Initiators holding different mailboxes may count at once. */
 	so_far = __atomic_add_fetch(&smp_stats.xcall_late, 1, __ATOMIC_RELAXED);
 	report_info("smp: xcall: cpu %u, apic id %u answered request %u "
@@ -247,17 +218,33 @@ static void late_answer(unsigned cpu, uint32_t waiting_for)
 }
 
 /*
- * No later cross-call, background work or experiment includes cpu; false
- * if another CPU took it out first (and named it).
+ * The missed request is withdrawn unless the handler has it. If its
+ * function is running right now, the initiator waits one more wait for
+ * it to return (the argument is in use); a CPU stuck inside a function
+ * that long is taken out at once. Returns whether it was taken out.
  */
-static bool take_out(unsigned cpu)
+static bool withdraw(unsigned cpu, uint32_t req)
 {
-	if (cpumask_test_and_set_atomic(cpu, &cpus_lost))
+	struct mailbox *m = &mbox[cpu];
+	uint64_t start = rdtsc(), limit = us_to_cycles(CPU_WAIT_US);
+
+	if (xcall_claim(&m->claimed, req))
 		return false;
-	cpumask_clear_atomic(cpu, &cpus_online);
-	__atomic_add_fetch(&faults, 1, __ATOMIC_RELEASE);
-	__atomic_add_fetch(&smp_stats.cpus_lost, 1, __ATOMIC_RELAXED);
-	return true;
+	while (!xcall_owed_answered(__atomic_load_n(&m->ran, __ATOMIC_ACQUIRE),
+				    req)) {
+		if (rdtsc() - start > limit) {
+			if (take_out(cpu))
+				report_fail("smp: xcall",
+					    "cpu %u, apic id %u has run the "
+					    "function of request %u for over "
+					    "%u ms: taken out of the run",
+					    cpu, cpu_apic_id[cpu], req,
+					    2 * CPU_WAIT_US / 1000);
+			return true;
+		}
+		cpu_relax();
+	}
+	return false;
 }
 
 /*
@@ -265,25 +252,32 @@ static bool take_out(unsigned cpu)
  * and its request remembered. Again while it still owes that one: it is
  * taken out of the run, so that no later wait is spent on it.
  */
-static bool missed(unsigned cpu, uint64_t timeout_us)
+static bool missed(unsigned cpu)
 {
 	struct mailbox *m = &mbox[cpu];
 	uint32_t done = __atomic_load_n(&m->done, __ATOMIC_ACQUIRE);
-	unsigned ms = (unsigned)(timeout_us / 1000);
+	unsigned ms = CPU_WAIT_US / 1000;
 
-	__atomic_add_fetch(&faults, 1, __ATOMIC_RELEASE);
-	if (xcall_classify_miss(miss[cpu].owing, done, miss[cpu].owed) ==
-	    XCALL_MISS_AGAIN) {
-		if (!take_out(cpu))
-			return false;
-		report_fail("smp: xcall",
-			    "cpu %u, apic id %u did not answer within %u "
-			    "ms, and still owes request %u: taken out of "
-			    "the run (no later cross-call or experiment "
-			    "includes it)",
-			    cpu, cpu_apic_id[cpu], ms, miss[cpu].owed);
+	xcall_count_fault();
+	switch (xcall_classify_miss(miss[cpu].owing, done, miss[cpu].owed)) {
+	case XCALL_MISS_AGAIN:
+		xcall_claim(&m->claimed, m->req); /* never run if it wakes */
+		if (take_out(cpu))
+			report_fail("smp: xcall",
+				    "cpu %u, apic id %u did not answer within "
+				    "%u ms, and still owes request %u: taken "
+				    "out of the run (no later cross-call or "
+				    "experiment includes it)",
+				    cpu, cpu_apic_id[cpu], ms, miss[cpu].owed);
 		return false;
+	case XCALL_MISS_AFTER_LATE:
+		late_answer(cpu, m->req);
+		break;
+	case XCALL_MISS_FIRST:
+		break;
 	}
+	if (withdraw(cpu, m->req))
+		return false;
 	miss[cpu].owing = true;
 	miss[cpu].owed = m->req;
 	miss[cpu].missed = rdtsc();
@@ -295,13 +289,12 @@ static bool missed(unsigned cpu, uint64_t timeout_us)
 	return false;
 }
 
-static bool wait_one(unsigned cpu, uint64_t start, uint64_t limit,
-		     uint64_t timeout_us)
+static bool wait_one(unsigned cpu, uint64_t start, uint64_t limit)
 {
 	struct mailbox *m = &mbox[cpu];
 	uint32_t done;
 
-	if (cpumask_test(cpu, &cpus_lost))
+	if (xcall_cpu_lost(cpu))
 		return false; /* named when it was taken out */
 	while (!xcall_answered(
 		done = __atomic_load_n(&m->done, __ATOMIC_ACQUIRE), m->req)) {
@@ -309,7 +302,7 @@ static bool wait_one(unsigned cpu, uint64_t start, uint64_t limit,
 		    xcall_owed_answered(done, miss[cpu].owed))
 			late_answer(cpu, m->req);
 		if (rdtsc() - start > limit)
-			return missed(cpu, timeout_us);
+			return missed(cpu);
 		cpu_relax();
 	}
 	if (miss[cpu].owing)
@@ -324,7 +317,7 @@ bool xcall_wait(const struct cpumask *mask, uint64_t timeout_us)
 	unsigned cpu;
 
 	for (cpu = first_in(mask); cpu < MAX_CPUS; cpu = next_in(cpu, mask))
-		ok &= wait_one(cpu, start, limit, timeout_us);
+		ok &= wait_one(cpu, start, limit);
 	return ok;
 }
 
@@ -332,7 +325,7 @@ bool on_cpumask(const struct cpumask *mask, xcall_fn fn, void *arg,
 		enum ipi_mode mode)
 {
 	on_cpumask_async(mask, fn, arg, mode);
-	return xcall_wait(mask, XCALL_TIMEOUT_US);
+	return xcall_wait(mask, CPU_WAIT_US);
 }
 
 bool on_cpu(unsigned cpu, xcall_fn fn, void *arg)
@@ -359,158 +352,16 @@ uint64_t xcall_irqs_sum(const struct cpumask *mask)
 	return sum;
 }
 
-void cpus_others(struct cpumask *out)
-{
-	cpumask_copy(out, &cpus_online);
-	cpumask_clear(this_cpu(), out);
-}
-
-/* Sense-reversing barrier over the CPUs of mask. */
-static struct {
-	volatile unsigned count;
-	volatile unsigned sense;
-} __attribute__((aligned(CACHELINE))) barrier;
-
-uint64_t smp_barrier(const struct cpumask *mask)
-{
-	unsigned n = cpumask_count(mask);
-	unsigned sense = barrier.sense;
-	uint64_t start = rdtsc(), limit = us_to_cycles(XCALL_TIMEOUT_US);
-
-	if (__atomic_add_fetch(&barrier.count, 1, __ATOMIC_ACQ_REL) == n) {
-		barrier.count = 0;
-		__atomic_store_n(&barrier.sense, !sense, __ATOMIC_RELEASE);
-		return rdtsc();
-	}
-	while (__atomic_load_n(&barrier.sense, __ATOMIC_ACQUIRE) == sense) {
-		if (rdtsc() - start > limit)
-			return 0; /* the caller reports who is missing */
-		cpu_relax();
-	}
-	return rdtsc();
-}
-
-bool smp_start_background(unsigned cpu, xcall_fn fn, void *arg)
-{
-	struct percpu *pc = percpu[cpu];
-
-	if (!cpu || pc->bg_fn || xcall_cpu_lost(cpu))
-		return false;
-	pc->bg_arg = arg;
-	__atomic_store_n(&pc->bg_fn, fn, __ATOMIC_RELEASE);
-	/*
-	 * Only HLT needs an interrupt to notice: a polling CPU sees the store,
-	 * and an MWAIT ends on it (the monitored line). The ping handler only
-	 * acknowledges.
-	 */
-	if (smp_stats.idle == IDLE_HLT &&
-	    !apic_send(cpu_apic_id[cpu], ICR_FIXED | VEC_PING))
-		send_failed(&cpu);
-	return true;
-}
-
-uint32_t smp_background_finished(unsigned cpu)
-{
-	return __atomic_load_n(&percpu[cpu]->bg_finished, __ATOMIC_ACQUIRE);
-}
-
-/*
- * For several initiators at once (flushloop): each target's mailbox is
- * locked from post to acknowledgement. Locks are taken in CPU order and
- * handlers never take them, so as long as every initiator waits with
- * interrupts on (it still answers the others), nobody deadlocks.
- */
-static struct spinlock mbox_lock[MAX_CPUS];
-/*
- * Whose ticket is served, for a waiter that must find a holder that
- * stopped: each lock's holder (ticket << 32 | cpu), written once it is
- * served; each CPU's last ticket drawn (ticket << 32 | lock), written
- * before it waits, which names a holder served but not yet written.
- */
-static volatile uint64_t mbox_holder[MAX_CPUS], mbox_drawn[MAX_CPUS];
-
-static inline uint64_t ticket_of(uint32_t t, unsigned who)
-{
-	return (uint64_t)t << 32 | who;
-}
-
-/* The CPU that holds ticket t of lock cpu, or MAX_CPUS if not known. */
-static unsigned holder_of(unsigned cpu, uint32_t t)
-{
-	uint64_t h = __atomic_load_n(&mbox_holder[cpu], __ATOMIC_ACQUIRE);
-	unsigned c;
-
-	if (h >> 32 == t)
-		return (unsigned)h;
-	for (c = 0; c < nr_cpus; c++)
-		if (mbox_drawn[c] == ticket_of(t, cpu))
-			return c;
-	return MAX_CPUS;
-}
-
-/*
- * Ticket t of cpu's mailbox lock has been served for the whole
- * cross-call wait, or its holder was taken out of the run. A live
- * initiator waits with interrupts on and answers a ping at once; one
- * that does not answer within the wait has stopped with the lock
- * (selftest=hang-ap on a flushloop initiator): it is taken out, and the
- * lock released for it.
- */
-static void probe_holder(unsigned cpu, uint32_t t)
-{
-	unsigned holder = holder_of(cpu, t);
-
-	if (holder >= MAX_CPUS)
-		return;
-	if (!xcall_cpu_lost(holder)) {
-		if (ping_cpu(holder))
-			return;
-		if (take_out(holder))
-			report_fail(
-				"smp: xcall",
-				"cpu %u, apic id %u held the mailbox of cpu %u "
-				"past the %u ms wait and did not answer a "
-				"ping: "
-				"taken out of the run, the mailbox released "
-				"for "
-				"it",
-				holder, cpu_apic_id[holder], cpu,
-				XCALL_TIMEOUT_US / 1000);
-	}
-	spin_unlock_for(&mbox_lock[cpu], t);
-}
-
-/*
- * Ticket t's holder is known, and was taken out of the run (it may have
- * drawn t before it stopped, and been served after).
- */
-static bool holder_lost(unsigned cpu, uint32_t t)
-{
-	unsigned holder = holder_of(cpu, t);
-
-	return holder < MAX_CPUS && xcall_cpu_lost(holder);
-}
-
 static void lock_mbox(unsigned cpu)
 {
 	struct spinlock *l = &mbox_lock[cpu];
-	uint32_t me = spin_lock_draw(l), seen = spin_lock_serving(l), now;
-	uint64_t since = rdtsc(), limit = us_to_cycles(XCALL_TIMEOUT_US);
+	unsigned me = this_cpu();
+	uint32_t t;
 
-	__atomic_store_n(&mbox_drawn[this_cpu()], ticket_of(me, cpu),
-			 __ATOMIC_RELEASE);
-	while ((now = spin_lock_serving(l)) != me) {
-		if (now != seen) {
-			seen = now;
-			since = rdtsc();
-		} else if (rdtsc() - since > limit || holder_lost(cpu, now)) {
-			probe_holder(cpu, now);
-			since = rdtsc();
-		}
-		cpu_relax();
-	}
-	__atomic_store_n(&mbox_holder[cpu], ticket_of(me, this_cpu()),
-			 __ATOMIC_RELEASE);
+	do {
+		t = spin_lock_draw(l);
+		stop_point(STOP_MBOX_TICKET);
+	} while (spin_lock_wait(l, t, me) == SPIN_SKIPPED);
 }
 
 bool on_cpumask_shared(const struct cpumask *mask, xcall_fn fn, void *arg)
@@ -520,70 +371,10 @@ bool on_cpumask_shared(const struct cpumask *mask, xcall_fn fn, void *arg)
 
 	for (cpu = first_in(mask); cpu < MAX_CPUS; cpu = next_in(cpu, mask))
 		lock_mbox(cpu);
+	stop_point(STOP_MBOX_LOCK);
 	on_cpumask_async(mask, fn, arg, IPI_EACH);
-	ok = xcall_wait(mask, XCALL_TIMEOUT_US);
+	ok = xcall_wait(mask, CPU_WAIT_US);
 	for (cpu = first_in(mask); cpu < MAX_CPUS; cpu = next_in(cpu, mask))
 		spin_unlock(&mbox_lock[cpu]);
 	return ok;
-}
-
-static volatile bool stopping;
-static volatile uint64_t nmis[MAX_CPUS];
-
-/*
- * Every other CPU gets an NMI; while stopping, it halts for good. Any
- * other NMI (a watchdog, a hardware error, a BMC's button, selftest=nmi)
- * is counted and returned from: the harness runs no code it could have
- * interrupted mid-way, and a timed sample it landed in is discarded by
- * whoever reads nmi_count() around it. "The processor ... blocks
- * subsequent NMIs until the next execution of the IRET instruction"
- * (SDM vol. 3A, 6.7.1): no second one nests in this handler.
- */
-static void on_nmi(struct trap_frame *f)
-{
-	(void)f;
-	if (stopping)
-		halt_forever();
-	nmis[this_cpu()]++;
-}
-
-uint64_t nmis_taken(unsigned cpu)
-{
-	return nmis[cpu];
-}
-
-uint64_t nmi_count(const struct cpumask *mask)
-{
-	uint64_t sum = nmis[this_cpu()];
-	unsigned cpu;
-
-	for (cpu = first_in(mask); cpu < MAX_CPUS; cpu = next_in(cpu, mask))
-		if (cpu != this_cpu())
-			sum += nmis[cpu];
-	return sum;
-}
-
-void nmi_report(void)
-{
-	unsigned cpu;
-
-	for (cpu = 0; cpu < nr_cpus; cpu++)
-		if (nmis[cpu])
-			report_info("smp: cpu %u, apic id %u took %llu NMIs "
-				    "that nobody sent to stop it (a timed "
-				    "sample they landed in was discarded)",
-				    cpu, cpu_apic_id[cpu],
-				    (unsigned long long)nmis[cpu]);
-}
-
-static void stop_others(void)
-{
-	stopping = true;
-	apic_send_all_but_self(ICR_NMI);
-}
-
-void xcall_install_stop(void)
-{
-	trap_set_handler(VEC_NMI, on_nmi);
-	fault_stop_others = stop_others;
 }

@@ -30,6 +30,12 @@ static inline bool xcall_owed_answered(uint32_t done, uint32_t owed)
 
 enum xcall_miss {
 	XCALL_MISS_FIRST, /* it may only be slow: it stays in the run */
+	/*
+	 * It answered the request it owed since the last look, and misses
+	 * this one: the late answer is counted first, then this is a first
+	 * miss (the owed request must not be overwritten uncounted).
+	 */
+	XCALL_MISS_AFTER_LATE,
 	XCALL_MISS_AGAIN, /* it still owes the earlier one: taken out */
 };
 
@@ -41,8 +47,28 @@ enum xcall_miss {
 static inline enum xcall_miss xcall_classify_miss(bool owing, uint32_t done,
 						  uint32_t owed)
 {
-	return owing && !xcall_owed_answered(done, owed) ? XCALL_MISS_AGAIN
-							 : XCALL_MISS_FIRST;
+	if (!owing)
+		return XCALL_MISS_FIRST;
+	return xcall_owed_answered(done, owed) ? XCALL_MISS_AFTER_LATE
+					       : XCALL_MISS_AGAIN;
+}
+
+/*
+ * Withdrawing a request whose wait ended: the initiator and the handler
+ * both move `claimed` from an earlier number to req, by compare-and-swap,
+ * so exactly one of them has it. The handler runs the function only if
+ * it claimed it; an initiator that withdrew may let the argument go.
+ */
+static inline bool xcall_claim(volatile uint32_t *claimed, uint32_t req)
+{
+	uint32_t c = __atomic_load_n(claimed, __ATOMIC_ACQUIRE);
+
+	while (c != req)
+		if (__atomic_compare_exchange_n(claimed, &c, req, false,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			return true;
+	return false;
 }
 
 #endif

@@ -48,8 +48,8 @@ static void test_table(void **state)
 	char line[256];
 
 	(void)state;
-	/* With bench/options.c's 16: test_params.c checks all 24. */
-	assert_int_equal(config_nopts, 8);
+	/* With bench/options.c's 16: test_params.c checks all 25. */
+	assert_int_equal(config_nopts, 9);
 	for (size_t i = 0; i < config_nopts; i++) {
 		const struct cmdline_opt *o = &config_opts[i];
 
@@ -287,6 +287,38 @@ static void test_realistic_line(void **state)
 	assert_int_equal(cfg.idle, IDLE_HLT);
 }
 
+/* fault_at=: SITE:N, seed, and what is refused; the default is xcall:20. */
+static void test_fault_at(void **state)
+{
+	struct fault_at at;
+	char why[160];
+
+	(void)state;
+	assert_true(fault_at_parse(FAULT_AT_DEFAULT, &at, why, sizeof(why)));
+	assert_int_equal(at.site, STOP_XCALL);
+	assert_int_equal(at.nth, 20);
+	assert_false(at.seeded);
+	assert_true(fault_at_parse("pt-lock:3", &at, why, sizeof(why)));
+	assert_int_equal(at.site, STOP_PT_LOCK);
+	assert_int_equal(at.nth, 3);
+	assert_true(fault_at_parse("any:1000000", &at, why, sizeof(why)));
+	assert_int_equal(at.site, STOP_ANY);
+	assert_true(fault_at_parse("seed", &at, why, sizeof(why)));
+	assert_true(at.seeded);
+	for (unsigned s = 0; s <= STOP_ANY; s++)
+		assert_string_not_equal(stop_site_name(s), "?");
+	at = (struct fault_at){.site = STOP_CONSOLE_LOCK, .nth = 2};
+	assert_false(fault_at_parse("pt-lock", &at, why, sizeof(why)));
+	assert_false(fault_at_parse("pt-lock:0", &at, why, sizeof(why)));
+	assert_false(fault_at_parse("pt-lock:1000001", &at, why, sizeof(why)));
+	assert_false(fault_at_parse("pt:3", &at, why, sizeof(why)));
+	assert_non_null(strstr(why, "SITE:N"));
+	assert_false(fault_at_parse("xcall:2x", &at, why, sizeof(why)));
+	/* A refused value leaves the field as it was. */
+	assert_int_equal(at.site, STOP_CONSOLE_LOCK);
+	assert_int_equal(at.nth, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_header_examples),
 		cmocka_unit_test(test_diagnostics),
 		cmocka_unit_test(test_realistic_line),
+		cmocka_unit_test(test_fault_at),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,7 +29,8 @@ unit_tests.lib := kstring json cmdline printf
 unit_tests.kernel := config multiboot report smbios tsc_estimate spinlock \
 	acpi
 unit_tests.mm := pmm pt invlpgb
-unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack
+unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
+	barrier
 unit_tests.bench := stats hist params table plan
 
 unit_srcs.kstring := lib/kstring.c
@@ -43,6 +44,7 @@ unit_includes.report := kernel/report.c
 unit_srcs.smbios := kernel/smbios.c lib/kstring.c lib/printf.c
 unit_srcs.tsc_estimate := kernel/tsc_estimate.c lib/muldiv.c
 unit_ldlibs.spinlock := -pthread
+unit_ldlibs.barrier := -pthread
 # test_acpi reads the tables captured from QEMU in tests/unit/data/acpi/
 # (tools/capture-acpi.py); their absolute path is compiled in.
 unit_srcs.acpi := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
