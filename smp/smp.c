@@ -91,7 +91,8 @@ static void read_acpi(void)
 	const uint8_t *rsdp = boot_info.rsdp_len ? boot_info.rsdp : NULL;
 
 	/* Problems end up in acpi.errors (smp_report); no MADT: one CPU. */
-	acpi_parse(rsdp, boot_info.rsdp_len, acpi_reader, &acpi, &acpi);
+	smp_stats.acpi_parsed = !acpi_parse(rsdp, boot_info.rsdp_len,
+					    acpi_reader, &acpi, &acpi);
 	if (acpi.madt.present)
 		smp_stats.cpus_madt = (unsigned)acpi.madt.cpu_count;
 	if (acpi.fadt.reset) {
@@ -201,6 +202,8 @@ void smp_init(const struct config *cfg)
 	smp_stats.bringup_cycles = rdtsc_ordered() - t0;
 	xcall_install_stop();
 	topo_probe(cpuid_here, NULL, &topo);
+	topo_package_cpus(cpuid_here, NULL, &smp_stats.cpus_package);
+	smp_stats.cpus_limit = (unsigned)cfg->cpus;
 	smp_measure_tsc();
 }
 

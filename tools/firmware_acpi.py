@@ -55,6 +55,7 @@ SCENARIOS = {
                              f"the memory map; the RSDT is right",
     "madt-no-boot-cpu": "the MADT leaves out the boot CPU (APIC ID 0)",
     "madt-absent-cpus": "the MADT lists two enabled CPUs more than the machine has",
+    "madt-fewer-cpus": "the MADT lists the boot CPU alone, of N (CPUID counts N)",
     "devices-in-ram": f"the MADT's IOAPIC at {IN_RAM:#x} and the HPET at "
                       f"{IN_RAM + 0x10000:#x}: usable RAM, where a driver would write",
 }
@@ -176,6 +177,8 @@ def build(scenario, cpus):
         apic = madt(ids[1:])
     elif scenario == "madt-absent-cpus":
         apic = madt(list(range(cpus + 2)))
+    elif scenario == "madt-fewer-cpus":
+        apic = madt(ids[:1])
     else:
         apic = madt(ids)
     good_sums = {"FACP", "HPET", "APIC"}

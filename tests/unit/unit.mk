@@ -29,7 +29,8 @@ unit_tests.lib := kstring json cmdline printf
 unit_tests.kernel := config multiboot report smbios tsc_estimate spinlock \
 	acpi
 unit_tests.mm := pmm pt invlpgb
-unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack
+unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
+	cpucount
 unit_tests.bench := stats hist params table plan
 
 unit_srcs.kstring := lib/kstring.c
@@ -54,6 +55,8 @@ unit_srcs.invlpgb := mm/invlpgb.c
 unit_srcs.topology := smp/topology.c
 unit_ldlibs.cpumask := -pthread
 unit_srcs.initwait := smp/initwait.c lib/kstring.c
+unit_srcs.cpucount := smp/cpucount.c kernel/acpi.c kernel/acpi_rsdp.c \
+	kernel/acpi_madt.c kernel/acpi_tables.c lib/kstring.c lib/printf.c
 unit_srcs.idle := smp/idle.c
 unit_srcs.stats := bench/stats.c kernel/tsc_estimate.c lib/muldiv.c
 unit_srcs.hist := bench/hist.c
