@@ -27,7 +27,7 @@ UNIT_FLOORS := lib kernel mm smp bench
 
 unit_tests.lib := kstring json cmdline printf
 unit_tests.kernel := config multiboot report smbios tsc_estimate spinlock \
-	acpi
+	acpi fwread
 unit_tests.mm := pmm pt invlpgb
 unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
 	cpucount
@@ -49,6 +49,8 @@ unit_ldlibs.spinlock := -pthread
 unit_srcs.acpi := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
 	kernel/acpi_tables.c lib/kstring.c lib/printf.c
 unit_cflags.acpi := -DACPI_DATA_DIR='"$(abspath $(UNIT_DIR)/data/acpi)"'
+unit_srcs.fwread := kernel/fwread.c kernel/multiboot.c lib/kstring.c \
+	lib/printf.c
 unit_srcs.pmm := mm/pmm.c mm/pmm_map.c
 unit_srcs.pt := mm/pt.c mm/pt_range.c
 unit_srcs.invlpgb := mm/invlpgb.c
