@@ -11,8 +11,8 @@ unsigned cpucount_firmware(const struct acpi_info *ai, bool parsed,
 {
 	const struct acpi_madt *m = &ai->madt;
 	const char *first = ai->error_count ? ai->errors[0] : NULL;
+	size_t n, slots;
 	bool boot_listed;
-	size_t n;
 
 	if (!parsed || !m->present) {
 		ksnprintf(why, cap, "%s%s%s%s",
@@ -22,12 +22,18 @@ unsigned cpucount_firmware(const struct acpi_info *ai, bool parsed,
 		return 0;
 	}
 	boot_listed = acpi_find_cpu(ai, boot_apic_id) != NULL;
-	n = m->cpu_count + m->hotplug_count + !boot_listed;
+	/* Entries neither enabled nor online-capable are hot-plug slots
+	 * where the boot CPU is listed usable (QEMU's -smp 2,maxcpus=4
+	 * lists 2 so, and CPUID counts all 4; Linux counts them as
+	 * possible CPUs); a MADT that disables the boot CPU itself is wrong,
+	 * and its disabled entries account for nothing. */
+	slots = boot_listed ? m->disabled_count : 0;
+	n = m->cpu_count + m->hotplug_count + slots + !boot_listed;
 	ksnprintf(why, cap,
 		  "the MADT lists %zu enabled cpu%s, %zu online-capable, %zu "
-		  "neither enabled nor online-capable%s%s",
+		  "neither enabled nor online-capable%s%s%s",
 		  m->cpu_count, m->cpu_count == 1 ? "" : "s", m->hotplug_count,
-		  m->disabled_count,
+		  m->disabled_count, slots ? " (counted: hot-plug slots)" : "",
 		  m->dropped_count ? ", and more than it can keep" : "",
 		  boot_listed ? "" : "; the boot cpu, not listed, counted");
 	return (unsigned)n;

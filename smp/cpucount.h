@@ -35,7 +35,9 @@ struct cpucount {
 
 /*
  * The CPUs the MADT lists as enabled or online-capable (hot-pluggable:
- * accounted for, if not started), plus the boot CPU where the MADT leaves
+ * accounted for, if not started), and, where the boot CPU is listed
+ * usable, the entries neither enabled nor online-capable (hot-plug slots,
+ * as QEMU's maxcpus= lists them); plus the boot CPU where the MADT leaves
  * it out; 0 without a MADT. parsed: acpi_parse()'s result was 0. why
  * (cap bytes) says how the tables came to it, e.g. "no usable MADT
  * (acpi: APIC at 0x...: bad checksum ...)".

@@ -111,13 +111,21 @@ static void test_firmware_count(void **state)
 	ai.madt.disabled_count = 1;
 	ai.madt.cpus[0].apic_id = 0;
 	ai.madt.cpus[1].apic_id = 1;
-	assert_int_equal(cpucount_firmware(&ai, true, 0, w, sizeof(w)), 2);
+	/* the disabled one is a hot-plug slot (-smp 2,maxcpus=3) */
+	assert_int_equal(cpucount_firmware(&ai, true, 0, w, sizeof(w)), 3);
 	assert_string_equal(w, "the MADT lists 1 enabled cpu, 1 online-"
 			       "capable, 1 neither enabled nor online-"
-			       "capable");
-	/* the boot CPU is not among them: counted all the same */
+			       "capable (counted: hot-plug slots)");
+	/* the boot CPU is not among them: counted all the same, and the
+	 * disabled entry (perhaps the boot CPU's own) accounts for nothing */
 	assert_int_equal(cpucount_firmware(&ai, true, 7, w, sizeof(w)), 3);
-	assert_non_null(strstr(w, "the boot cpu, not listed, counted"));
+	assert_string_equal(w, "the MADT lists 1 enabled cpu, 1 online-"
+			       "capable, 1 neither enabled nor online-"
+			       "capable; the boot cpu, not listed, counted");
+	/* firmware-madt-no-cpu: every entry disabled, the boot CPU's too */
+	ai.madt.cpu_count = ai.madt.hotplug_count = 0;
+	ai.madt.disabled_count = 2;
+	assert_int_equal(cpucount_firmware(&ai, true, 0, w, sizeof(w)), 1);
 }
 
 int main(void)
