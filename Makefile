@@ -28,7 +28,7 @@ KASFLAGS := -m64 -I. -I$(BUILD)/gen -MMD -MP -D__ASSEMBLY__
 KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 \
 	-z noexecstack --no-warn-rwx-segments -T linker.ld
 
-.PHONY: all iso check unit qemu-check sol-test format format-check clean help deps \
+.PHONY: all iso check unit qemu-check sol-test launcher-test format format-check clean help deps \
 	deps-ensure layers-check soak soak-smoke \
 	FORCE
 
@@ -38,7 +38,8 @@ help:
 	@echo "make              build $(ELF) (multiboot1 + multiboot2 ELF64)"
 	@echo "make iso          build $(ISO) (GRUB hybrid: BIOS, UEFI, USB dd)"
 	@echo "make check        format, layers, freestanding and host unit tests,"
-	@echo "                  sol-test, fuzz smoke, the QEMU integration cases, soak-smoke"
+	@echo "                  sol-test, launcher-test, fuzz smoke, the QEMU integration"
+	@echo "                  cases, soak-smoke"
 	@echo "make unit         host unit tests (cmocka), every floor's; one floor's:"
 	@echo "                  lib-unit kernel-unit mm-unit smp-unit bench-unit"
 	@echo "make freestanding-check  the portable files with the kernel's flags"
@@ -48,6 +49,7 @@ help:
 	@echo "make soak         SOAK_BOOTS (200) boots across the QEMU matrix, random"
 	@echo "                  kernel arguments (SOAK_SEED, SOAK_JOBS); soak-smoke: 6"
 	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
+	@echo "make launcher-test run-qemu.sh --boot ipxe's options, dry runs"
 	@echo "make fuzz         each libFuzzer target for FUZZ_SECONDS (60)"
 	@echo "make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (3), as in check"
 	@echo "make format       clang-format every C file in place"
@@ -95,7 +97,7 @@ include tests/fuzz/fuzz.mk
 # function; then a few seconds of each fuzz target; then the QEMU cases.
 check: deps-ensure
 	$(MAKE) format-check layers-check freestanding-check unit sol-test \
-		fuzz-smoke qemu-check soak-smoke
+		launcher-test fuzz-smoke qemu-check soak-smoke
 
 # A fresh machine: as root, install what is missing; else say what to run.
 deps-ensure:
@@ -112,6 +114,10 @@ layers-check:
 		{ echo "$$out"; echo "layers: the checker's self-test failed"; \
 		exit 1; }
 	@$(PYTHON) tools/check-layers.py
+
+# The launcher's options that need no QEMU run (--dry-run): --boot ipxe.
+launcher-test:
+	$(PYTHON) tests/tools/test_run_qemu_ipxe.py
 
 # Many boots across the QEMU matrix (boot path, machine, CPUs, QEMU 7.2/10,
 # TCG threads, KVM), random valid kernel arguments from a printed seed:

@@ -19,7 +19,7 @@
 
 #define WORD_SHOW 40 /* bytes of a word quoted in a diagnostic */
 #define DEF_SHOW  24 /* bytes of a default quoted in a diagnostic */
-/* Room for the longest list of choices (selftest=: 96 bytes). */
+/* Room for the longest list of choices (selftest=: 97 bytes). */
 #define WHY_LEN 128
 /* Options whose "set by an earlier word" state is tracked, see action(). */
 #define TRACK_OPTS CMDLINE_OPTS_MAX

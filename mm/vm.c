@@ -9,6 +9,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
+#include "kernel/fwread.h"
 #include "lib/kstring.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -21,7 +22,6 @@
 
 #define BOOT_IDENTITY_LIMIT (4ull << 30)
 #define MAX_RAM_RANGES	    BOOT_MMAP_MAX
-#define LOW_MEG		    (1ull << 20)
 #define ONE_TIB		    (1ull << 40)
 
 struct pt_ctx kernel_pt;
@@ -504,39 +504,25 @@ void mm_report(void)
 }
 
 /*
- * Firmware data lives in memory the map lists, usable or not (ACPI tables
- * in "ACPI reclaim", "ACPI NVS" or reserved ranges), or below 1 MiB, where
- * the RSDP scan and the SMBIOS entry point look whether the map lists it
- * or not (the EBDA and 0xE0000-0xFFFFF, ACPI 5.2.5.1). An address no entry
- * covers is no firmware's data: it may be a device's registers, where a
- * read has effects, or nothing at all; and a page-table entry for an
- * address at or above MAXPHYADDR has reserved bits set, so the read would
- * fault. Without a complete map only the address width is checked.
+ * Firmware data is read wherever the firmware's pointers say, below the
+ * address width and the direct map's end: kernel/fwread.h has the rule.
+ * What the map does not list is mapped read-only by phys_map_firmware(),
+ * as everything it maps, and never reaches the allocator.
  */
+enum fw_read firmware_read_class(uint64_t pa, size_t len, const char **why)
+{
+	static char buf[64];
+
+	return fw_read_rule(&boot_info, pa, len, cpu_info.phys_bits,
+			    DIRECT_MAP_MAX, why, buf, sizeof(buf));
+}
+
 const char *firmware_read_refused(uint64_t pa, size_t len)
 {
-	static char why[64];
-	uint64_t end = pa + len;
+	const char *why;
 
-	if (len == 0 || end < pa)
-		return "empty, or wraps around the address space";
-	if ((end - 1) >> cpu_info.phys_bits) {
-		ksnprintf(why, sizeof(why),
-			  "beyond the cpu's %u-bit physical address width",
-			  cpu_info.phys_bits);
-		return why;
-	}
-	if (end > DIRECT_MAP_MAX)
-		return "beyond the direct map";
-	if (end <= LOW_MEG || !boot_info.have_mmap || boot_info.mmap_truncated)
-		return NULL;
-	if (pa < LOW_MEG) {
-		len -= LOW_MEG - pa;
-		pa = LOW_MEG;
-	}
-	if (!boot_mmap_covers(&boot_info, pa, len))
-		return "outside every memory-map range";
-	return NULL;
+	return firmware_read_class(pa, len, &why) == FW_READ_REFUSED ? why
+								     : NULL;
 }
 
 /*

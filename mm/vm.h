@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "kernel/fwread.h"
 #include "mm/layout.h"
 #include "mm/pmm.h"
 #include "mm/pt.h"
@@ -66,10 +67,16 @@ void mm_report(void);
 
 /*
  * Why firmware data may not be read at [pa, pa + len) (beyond the CPU's
- * physical address width, or outside every range of the memory map and
- * above 1 MiB), or NULL if it may.
+ * physical address width or the direct map), or NULL if it may.
  */
 const char *firmware_read_refused(uint64_t pa, size_t len);
+
+/*
+ * The rule of kernel/fwread.h for [pa, pa + len) on this machine: listed
+ * in the memory map (or below 1 MiB), unlisted (read all the same, read-
+ * only), or refused (*why says why).
+ */
+enum fw_read firmware_read_class(uint64_t pa, size_t len, const char **why);
 
 /*
  * Readable pointer to firmware data at [pa, pa + len), which may lie outside

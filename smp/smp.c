@@ -73,12 +73,16 @@ void smp_env_topology(struct json *j)
 	json_end_object(j);
 }
 
-/* A table at an address no firmware data can be at is named, not read. */
+/*
+ * A table at an address no firmware data can be at is named, not read;
+ * one in memory the map does not list is read (kernel/fwread.h), and
+ * smp_report() says so.
+ */
 static const void *acpi_reader(void *ctx, uint64_t pa, size_t len)
 {
-	const char *why = firmware_read_refused(pa, len);
+	const char *why;
 
-	if (why) {
+	if (firmware_read_class(pa, len, &why) == FW_READ_REFUSED) {
 		acpi_err(ctx, "0x%llx (%zu bytes): %s: not read",
 			 (unsigned long long)pa, len, why);
 		return NULL;
@@ -91,7 +95,8 @@ static void read_acpi(void)
 	const uint8_t *rsdp = boot_info.rsdp_len ? boot_info.rsdp : NULL;
 
 	/* Problems end up in acpi.errors (smp_report); no MADT: one CPU. */
-	acpi_parse(rsdp, boot_info.rsdp_len, acpi_reader, &acpi, &acpi);
+	smp_stats.acpi_parsed = !acpi_parse(rsdp, boot_info.rsdp_len,
+					    acpi_reader, &acpi, &acpi);
 	if (acpi.madt.present)
 		smp_stats.cpus_madt = (unsigned)acpi.madt.cpu_count;
 	if (acpi.fadt.reset) {
@@ -201,13 +206,54 @@ void smp_init(const struct config *cfg)
 	smp_stats.bringup_cycles = rdtsc_ordered() - t0;
 	xcall_install_stop();
 	topo_probe(cpuid_here, NULL, &topo);
+	topo_package_cpus(cpuid_here, NULL, &smp_stats.cpus_package);
+	smp_stats.cpus_limit = (unsigned)cfg->cpus;
 	smp_measure_tsc();
+}
+
+/*
+ * ACPI tables that lie in memory the memory map does not list, as under
+ * iPXE, whose map lists usable RAM only: read all the same (fwread.h).
+ */
+static void report_unlisted_tables(void)
+{
+	size_t n = acpi.table_count < ACPI_MAX_TABLES ? acpi.table_count
+						      : ACPI_MAX_TABLES;
+	unsigned count = 0, valid = 0, usable = 0;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	const char *why;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct acpi_table *t = &acpi.tables[i];
+		uint64_t len = t->ok ? t->length : 36;
+
+		if (firmware_read_class(t->pa, len, &why) != FW_READ_UNLISTED)
+			continue;
+		count++;
+		valid += t->ok;
+		lo = t->pa < lo ? t->pa : lo;
+		hi = t->pa + len > hi ? t->pa + len : hi;
+	}
+	if (!count)
+		return;
+	for (size_t i = 0; i < boot_info.mmap_count; i++)
+		usable += boot_info.mmap[i].type == MEM_USABLE;
+	report_info("smp: acpi: %u table%s (%u valid) at %#llx-%#llx lie in "
+		    "memory the memory map does not list (%zu entries, %u of "
+		    "them usable RAM): read all the same, as the RSDP points: "
+		    "below the %u-bit physical address width, each checked "
+		    "by signature, length and checksum, through read-only "
+		    "mappings; never written, never given to the allocator",
+		    count, count == 1 ? "" : "s", valid, (unsigned long long)lo,
+		    (unsigned long long)hi - 1, boot_info.mmap_count, usable,
+		    cpu_info.phys_bits);
 }
 
 void smp_report(void)
 {
 	for (size_t i = 0; i < acpi.error_count && i < ACPI_ERR_MAX; i++)
 		report_info("smp: acpi: %s", acpi.errors[i]);
+	report_unlisted_tables();
 	if (!acpi.madt.present)
 		report_info(
 			"smp: no usable MADT: running on the boot cpu only");

@@ -28,6 +28,10 @@ struct smp_stats {
 	bool tsc_trusted;	   /* invariant and offsets within tolerance */
 	unsigned xcall_late;	   /* cross-calls answered after their wait */
 	unsigned cpus_lost;	   /* CPUs taken out for not answering */
+	bool acpi_parsed;	   /* acpi_parse() found an RSDT or XSDT */
+	unsigned cpus_limit;	   /* cpus=, 0: none */
+	/* CPUID's count of the boot CPU's package (topo_package_cpus). */
+	struct topo_pkg_count cpus_package;
 };
 
 extern struct acpi_info acpi;

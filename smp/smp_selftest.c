@@ -10,6 +10,7 @@
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "smp/apic.h"
+#include "smp/cpucount.h"
 #include "smp/idle.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
@@ -33,10 +34,41 @@ static void count_hit(void *arg)
 	hits[this_cpu()]++;
 }
 
+/*
+ * All CPUs online, of those the firmware lists, and the firmware listing
+ * at least what CPUID counts in the boot CPU's package (smp/cpucount.h).
+ */
+static void judge_count(void)
+{
+	static const char name[] = "smp: bringup: all cpus online";
+	static char fw_why[160], why[REPORT_LINE_MAX];
+	const struct topo_pkg_count *pkg = &smp_stats.cpus_package;
+	struct cpucount c = {
+		.online = cpumask_count(&cpus_online),
+		.started = nr_cpus,
+		.limit = smp_stats.cpus_limit,
+		.package = pkg->cpus,
+		.package_source = pkg->source,
+		.firmware_why = fw_why,
+	};
+
+	c.firmware = cpucount_firmware(&acpi, smp_stats.acpi_parsed,
+				       cpu_apic_id[0], fw_why, sizeof(fw_why));
+	switch (cpucount_judge(&c, why, sizeof(why))) {
+	case CPUCOUNT_PASS:
+		report_pass("%s", name);
+		break;
+	case CPUCOUNT_FAIL:
+		report_fail(name, "%s", why);
+		break;
+	case CPUCOUNT_SKIP:
+		report_skip(name, "%s", why);
+		break;
+	}
+}
+
 static void check_online(void)
 {
-	unsigned missing = 0;
-
 	for (unsigned cpu = 1; cpu < nr_cpus; cpu++) {
 		if (cpumask_test(cpu, &cpus_online))
 			continue;
@@ -44,11 +76,8 @@ static void check_online(void)
 			    "cpu %u, apic id %u did not start: the run goes "
 			    "on without it",
 			    cpu, cpu_apic_id[cpu]);
-		missing++;
 	}
-	report_check(!missing && cpumask_count(&cpus_online) == nr_cpus,
-		     "smp: bringup: all cpus online", "%u of %u online",
-		     cpumask_count(&cpus_online), nr_cpus);
+	judge_count();
 }
 
 /* Each CPU runs a function that reports its own APIC ID from GS. */

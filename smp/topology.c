@@ -349,6 +349,65 @@ void topo_probe(cpuid_fn fn, void *ctx, struct topo_layout *t)
 	normalize(t);
 }
 
+/*
+ * EBX[15:0] of the highest level of leaf 0xB or 0x1F (0 if the leaf is
+ * absent or malformed). AMD Fn8000_0026 has the same layout, its levels
+ * counted from the core up; want is then the socket's type, where it
+ * stops.
+ */
+static uint32_t level_count(struct probe *p, uint32_t lf, uint8_t want)
+{
+	uint32_t count = 0, sub;
+	uint8_t prev = 0;
+	struct topo_regs r;
+
+	for (sub = 0; sub < MAX_LEVELS; sub++) {
+		uint8_t type, shift;
+
+		if (!leaf(p, lf, sub, &r))
+			return 0;
+		type = (r.ecx >> 8) & 0xff;
+		shift = r.eax & 0x1f;
+		if (!type || !(r.ebx & 0xffff))
+			break;
+		if (shift < prev)
+			return 0;
+		prev = shift;
+		count = r.ebx & 0xffff;
+		if (want && type == want)
+			return count;
+	}
+	return want ? 0 : count;
+}
+
+void topo_package_cpus(cpuid_fn fn, void *ctx, struct topo_pkg_count *out)
+{
+	struct topo_layout t = {0};
+	struct probe p = {.fn = fn, .ctx = ctx, .t = &t};
+	struct topo_regs r;
+	bool amd;
+
+	ident(&p);
+	amd = t.vendor == TOPO_VENDOR_AMD;
+	*out = (struct topo_pkg_count){0, "none"};
+	if (amd && (out->cpus = level_count(&p, 0x80000026u, AMD_LVL_SOCK)))
+		out->source = "CPUID 0x80000026";
+	else if (!amd && (out->cpus = level_count(&p, 0x1f, 0)))
+		out->source = "CPUID 0x1f";
+	else if ((out->cpus = level_count(&p, 0xb, 0)))
+		out->source = "CPUID 0xb";
+	else if (amd && leaf(&p, 0x80000008u, 0, &r)) {
+		out->cpus = (r.ecx & 0xff) + 1;
+		out->source = "CPUID 0x80000008 ECX[7:0]";
+	} else if (leaf(&p, 1, 0, &r)) {
+		out->cpus = r.edx & LEAF1_HTT ? (r.ebx >> 16) & 0xff : 1;
+		out->source = r.edx & LEAF1_HTT ? "CPUID 1 EBX[23:16]"
+						: "CPUID 1 (HTT clear)";
+		if (!out->cpus)
+			out->source = "none";
+	}
+}
+
 uint64_t topo_key(const struct topo_layout *t, uint32_t apic_id,
 		  enum topo_level level)
 {

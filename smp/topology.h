@@ -118,6 +118,28 @@ struct topo_summary {
 	uint32_t max_threads_per_core;
 };
 
+/*
+ * The logical CPUs of the probed CPU's package as CPUID counts them, the
+ * cross-check of the firmware's CPU list (docs/output.md, "smp: bringup").
+ * cpus is 0 when CPUID cannot say; source names the leaf that said it.
+ */
+struct topo_pkg_count {
+	uint32_t cpus;
+	const char *source; /* "CPUID 0xb", ...; "none" when cpus is 0 */
+};
+
+/*
+ * Sources, most exact first: AMD Fn8000_0026's socket level, then leaf
+ * 0x1F (Intel) or 0xB: EBX[15:0] of the highest level listed, the logical
+ * CPUs of the package (SDM: "across all instances of this domain within
+ * the next higher-scoped domain"); then AMD Fn8000_0008 ECX[7:0] + 1 (NC,
+ * threads in the package); then leaf 1 EBX[23:16] where EDX.HTT is set
+ * (addressable IDs, on the CPUs without leaf 0xB their count), and 1
+ * where it is clear ("only a single logical processor in the package").
+ * Level leaves whose shifts shrink are not used, as in topo_probe.
+ */
+void topo_package_cpus(cpuid_fn fn, void *ctx, struct topo_pkg_count *out);
+
 /* Reads the layout from the probed CPU's CPUID. Always fills *t. */
 void topo_probe(cpuid_fn fn, void *ctx, struct topo_layout *t);
 

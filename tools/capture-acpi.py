@@ -88,6 +88,16 @@ CPU_PRESETS = {
                            ["-machine", "q35", "-cpu", "EPYC",
                             "-smp", "8,sockets=2,cores=2,threads=2"]),
 }
+# -cpu max with -smp N (QEMU's default topology: one socket of N cores)
+# and with two sockets, under QEMU 7.2 and 10: how CPUID counts the
+# package's logical CPUs (smp/topology.c, topo_package_cpus).
+for _n, _smp in [("1", "1"), ("2", "2"), ("4", "4"), ("13", "13"),
+                 ("64", "64"), ("4-2s", "4,sockets=2")]:
+    CPU_PRESETS[f"max-smp{_n}"] = (
+        "qemu-system-x86_64", ["-machine", "q35", "-cpu", "max",
+                               "-smp", _smp])
+    CPU_PRESETS[f"max-smp{_n}-qemu10"] = (
+        QEMU10, ["-machine", "q35", "-cpu", "max", "-smp", _smp])
 CPUID_LEAVES = [(0, [0]), (1, [0]), (4, range(5)), (0xB, range(3)),
                 (0x1F, range(4)), (0x80000000, [0]), (0x80000001, [0]),
                 (0x80000008, [0]), (0x8000001D, range(5)),

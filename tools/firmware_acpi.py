@@ -49,12 +49,14 @@ SCENARIOS = {
     "madt-no-cpu": "the MADT lists every CPU as neither enabled nor online-capable",
     "madt-duplicate-apic-id": "the MADT lists the last APIC ID twice (two UIDs)",
     "xsdt-outside-ram": f"XSDT entries: the MADT at {OUTSIDE_MAP:#x} (no memory-map "
-                        f"entry covers it), a table at {BEYOND_WIDTH:#x} (beyond the "
-                        f"CPU's physical address width); the RSDT is right",
+                        f"entry covers it: read, and no table is there), a table at "
+                        f"{BEYOND_WIDTH:#x} (beyond the CPU's physical address width: "
+                        f"not read); the RSDT is right",
     "rsdp-xsdt-outside-ram": f"the RSDP's XSDT address is {OUTSIDE_MAP:#x}, outside "
-                             f"the memory map; the RSDT is right",
+                             f"the memory map (read: no XSDT there); the RSDT is right",
     "madt-no-boot-cpu": "the MADT leaves out the boot CPU (APIC ID 0)",
     "madt-absent-cpus": "the MADT lists two enabled CPUs more than the machine has",
+    "madt-fewer-cpus": "the MADT lists the boot CPU alone, of N (CPUID counts N)",
     "devices-in-ram": f"the MADT's IOAPIC at {IN_RAM:#x} and the HPET at "
                       f"{IN_RAM + 0x10000:#x}: usable RAM, where a driver would write",
 }
@@ -176,6 +178,8 @@ def build(scenario, cpus):
         apic = madt(ids[1:])
     elif scenario == "madt-absent-cpus":
         apic = madt(list(range(cpus + 2)))
+    elif scenario == "madt-fewer-cpus":
+        apic = madt(ids[:1])
     else:
         apic = madt(ids)
     good_sums = {"FACP", "HPET", "APIC"}

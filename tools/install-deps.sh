@@ -14,7 +14,7 @@
 # Without root it prints the exact command to run instead.
 set -eu
 
-PACKAGES="build-essential binutils make git perl python3 python3-matplotlib qemu-system-x86 ovmf \
+PACKAGES="build-essential binutils make git perl python3 python3-matplotlib qemu-system-x86 ovmf ipxe-qemu \
 grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools libcmocka-dev \
 pkg-config clang-format"
 # The fuzz targets (tests/fuzz/): clang and its libFuzzer/sanitizer

@@ -4,10 +4,17 @@ with what the run came to (docs/output.md, "Ending a run"; docs/qemu.md).
 
 usage: ./run-qemu.sh [options] [-- KERNEL ARGS...]
 
-  --boot kernel|bios|uefi   how to boot (default kernel):
+  --boot kernel|bios|uefi|ipxe
+                            how to boot (default kernel):
                               kernel  QEMU's own multiboot1 loader (-kernel)
                               bios    GRUB (multiboot2) from an ISO, SeaBIOS
                               uefi    GRUB (multiboot2) from an ISO, OVMF
+                              ipxe    the NIC's iPXE ROM under SeaBIOS loads
+                                      the ELF over TFTP (multiboot1), as a
+                                      lab's network boot would: QEMU's
+                                      user network serves DHCP and TFTP.
+                                      Not under UEFI: iPXE's UEFI build
+                                      cannot load the ELF (exit 2)
   --smp N                   CPUs (default 4)
   --mem SIZE                memory, as QEMU's -m takes it (default 1G)
   --machine q35|pc          machine type (default q35)
@@ -232,7 +239,10 @@ def positive(name, text):
 
 def check_options(o):
     """Values in range, combinations that make sense; raises UsageError."""
-    choices = (("--boot", o.boot, ("kernel", "bios", "uefi")),
+    if ("ipxe" in o.boot and "efi" in o.boot) or \
+            (o.boot == "ipxe" and uefi_firmware_args(o.qemu_extra)):
+        raise UsageError(IPXE_UEFI)
+    choices = (("--boot", o.boot, ("kernel", "bios", "uefi", "ipxe")),
                ("--machine", o.machine, ("q35", "pc")),
                ("--accel", o.accel, ("auto", "kvm", "tcg")),
                ("--tcg-threads", o.tcg_threads, ("single", "multi")),
@@ -258,7 +268,7 @@ def check_options(o):
             raise UsageError("--acpi: the crafted MADT lists xAPIC IDs: at most 255 CPUs")
     if o.mem_holes is not None:
         o.mem_holes = positive("--mem-holes", o.mem_holes)
-        if o.boot == "kernel" or o.iso:
+        if o.boot in ("kernel", "ipxe") or o.iso:
             raise UsageError("--mem-holes: GRUB cuts the holes: --boot bios or uefi, no --iso")
         if HOLES_FROM + o.mem_holes * HOLE_EVERY > mem_bytes(o.mem):
             raise UsageError(f"--mem-holes {o.mem_holes}: more holes than --mem {o.mem} "
@@ -266,17 +276,66 @@ def check_options(o):
     if o.serial == "none" and o.keys is not None:
         raise UsageError("--keys needs a console: not with --serial none")
     if o.keys is not None:
-        if o.boot == "kernel":
+        if o.boot in ("kernel", "ipxe"):
             raise UsageError("--keys types into GRUB's menu: it needs --boot bios or --boot uefi")
         if not o.keys or not all(" " <= c <= "~" for c in o.keys):
             raise UsageError(f"--keys: {o.keys!r} is not printable ASCII")
+    if o.boot == "ipxe":
+        bad = [w for w in o.kargs if "$" in w or not all(" " < c <= "~" for c in w)]
+        if bad:
+            raise UsageError(f"--boot ipxe: kernel argument {bad[0]!r}: an iPXE script "
+                             f"line takes printable words without '$' (its variables)")
     if o.iso:
-        if o.boot == "kernel":
+        if o.boot in ("kernel", "ipxe"):
             raise UsageError("--iso needs --boot bios or --boot uefi")
         if o.kargs:
             raise UsageError("--iso boots the ISO's own menu: kernel arguments cannot be passed")
         if not os.path.isfile(o.iso):
             raise UsageError(f"--iso: '{o.iso}' not found")
+
+
+IPXE_UEFI = ("--boot ipxe under UEFI: iPXE's UEFI build cannot load the ELF "
+             "(\"Exec format error\": it boots EFI images, and multiboot only in its "
+             "BIOS build); boot it through GRUB with --boot uefi, or iPXE under "
+             "SeaBIOS with --boot ipxe")
+# virtio-net-pci's ROM, QEMU's default for it (the BIOS and UEFI builds of
+# iPXE in one file; Debian's ipxe-qemu), where QEMU 7.2 and 10 look for it.
+# Named, not passed: with romfile= set to it, SeaBIOS found no ROM on the
+# NIC (QEMU 7.2) and booted nothing.
+IPXE_ROMS = ("/usr/lib/ipxe/qemu/efi-virtio.rom", "/usr/share/qemu/efi-virtio.rom")
+IPXE_SCRIPT = "boot.ipxe"
+
+
+def uefi_firmware_args(extra):
+    """Whether --qemu-arg words give the machine UEFI firmware (OVMF)."""
+    return any("ovmf" in w.lower() or "pflash" in w or w == "-bios" for w in extra)
+
+
+def ipxe_rom():
+    """The virtio-net iPXE ROM; raises EnvError naming the package."""
+    for rom in IPXE_ROMS:
+        if os.path.isfile(rom):
+            return rom
+    raise EnvError(f"--boot ipxe: no iPXE ROM ({' or '.join(IPXE_ROMS)}): "
+                   f"apt-get install ipxe-qemu")
+
+
+def ipxe_args(o, kernel, tmp):
+    """QEMU's user network serving the ELF and an iPXE script over TFTP
+    (DHCP's boot file), and a virtio NIC whose iPXE ROM SeaBIOS boots."""
+    if not o.dry_run:
+        ipxe_rom()
+    tftp = os.path.join(tmp, "tftp")
+    if not o.dry_run:
+        os.makedirs(tftp, exist_ok=True)
+        shutil.copyfile(kernel, os.path.join(tftp, "shootdown.elf"))
+        with open(os.path.join(tftp, IPXE_SCRIPT), "w") as f:
+            # `kernel` fetches the image relative to the script's URL;
+            # iPXE passes the URL as the first word of the command line,
+            # which the kernel skips as the image's path.
+            f.write("#!ipxe\nkernel shootdown.elf " + cmdline_of(o) + "\nboot\n")
+    return ["-netdev", f"user,id=net0,tftp={tftp},bootfile={IPXE_SCRIPT}",
+            "-device", "virtio-net-pci,netdev=net0,bootindex=0"]
 
 
 # --mem-holes: a hole of HOLE bytes every HOLE_EVERY from HOLES_FROM up.
@@ -525,6 +584,8 @@ def qemu_command(qemu, o, choice, kernel, iso, tmp, qmp_path):
         args += firmware_acpi.write(o.acpi, o.smp, os.path.join(tmp, "acpi"))
     if o.boot == "kernel":
         args += ["-kernel", kernel, "-append", cmdline_of(o)]
+    elif o.boot == "ipxe":
+        args += ipxe_args(o, kernel, tmp)
     else:
         if o.boot == "uefi":
             vars_copy = os.path.join(tmp, "OVMF_VARS.fd")
@@ -875,7 +936,7 @@ def run(o):
     with tempfile.TemporaryDirectory(prefix="run-qemu.") as tmp:
         iso = o.iso
         made_iso = None
-        if o.boot != "kernel" and not iso:
+        if o.boot not in ("kernel", "ipxe") and not iso:
             grub_cmds = None
             if o.mem_holes:
                 grub_cmds = os.path.join(tmp, "grub-cmds.cfg")

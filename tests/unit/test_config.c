@@ -256,7 +256,8 @@ static void test_diagnostics(void **state)
 	expect_one("selftest=crash",
 		   "cmdline: 'selftest=crash': expected "
 		   "none|fault|fail|fault-ap|tsc-skew|invlpgb-local|"
-		   "flushloop-local|hang-ap|slow-ap|nmi|oom: using default "
+		   "flushloop-local|hang-ap|slow-ap|nmi|oom|fault-all: using "
+		   "default "
 		   "'none'");
 	expect_one("init_wait=10", "cmdline: 'init_wait=10': expected "
 				   "auto|on|off: using default 'auto'");

@@ -27,10 +27,10 @@ UNIT_FLOORS := lib kernel mm smp bench
 
 unit_tests.lib := kstring json cmdline printf
 unit_tests.kernel := config multiboot report smbios tsc_estimate spinlock \
-	acpi
+	acpi fwread
 unit_tests.mm := pmm pt invlpgb
 unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
-	barrier
+	barrier cpucount
 unit_tests.bench := stats hist params table plan
 
 unit_srcs.kstring := lib/kstring.c
@@ -50,12 +50,16 @@ unit_ldlibs.barrier := -pthread
 unit_srcs.acpi := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
 	kernel/acpi_tables.c lib/kstring.c lib/printf.c
 unit_cflags.acpi := -DACPI_DATA_DIR='"$(abspath $(UNIT_DIR)/data/acpi)"'
+unit_srcs.fwread := kernel/fwread.c kernel/multiboot.c lib/kstring.c \
+	lib/printf.c
 unit_srcs.pmm := mm/pmm.c mm/pmm_map.c
 unit_srcs.pt := mm/pt.c mm/pt_range.c
 unit_srcs.invlpgb := mm/invlpgb.c
 unit_srcs.topology := smp/topology.c
 unit_ldlibs.cpumask := -pthread
 unit_srcs.initwait := smp/initwait.c lib/kstring.c
+unit_srcs.cpucount := smp/cpucount.c kernel/acpi.c kernel/acpi_rsdp.c \
+	kernel/acpi_madt.c kernel/acpi_tables.c lib/kstring.c lib/printf.c
 unit_srcs.idle := smp/idle.c
 unit_srcs.stats := bench/stats.c kernel/tsc_estimate.c lib/muldiv.c
 unit_srcs.hist := bench/hist.c

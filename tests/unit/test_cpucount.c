@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host tests of smp/cpucount.c: the bring-up verdict from the firmware's
+ * count and CPUID's. The issue's run (iPXE, 2 CPUs, the ACPI tables
+ * unread) passed on 1 CPU; it must fail, naming both counts.
+ */
+#include "unit.h"
+#include "smp/cpucount.h"
+
+static char why[512];
+
+static enum cpucount_verdict judge(unsigned online, unsigned started,
+				   unsigned limit, unsigned firmware,
+				   unsigned package)
+{
+	const struct cpucount c = {
+		.online = online,
+		.started = started,
+		.limit = limit,
+		.firmware = firmware,
+		.firmware_why = "FWWHY",
+		.package = package,
+		.package_source = package ? "CPUID 0xb" : "none",
+	};
+
+	why[0] = '\0';
+	return cpucount_judge(&c, why, sizeof(why));
+}
+
+static void test_ipxe_run_fails(void **state)
+{
+	(void)state;
+	assert_int_equal(judge(1, 1, 0, 0, 2), CPUCOUNT_FAIL);
+	assert_string_equal(why, "1 of 1 online, but CPUID 0xb says this "
+				 "package alone has 2 logical cpus and the "
+				 "firmware tables list 0: FWWHY");
+}
+
+static void test_fewer_than_cpuid_fails(void **state)
+{
+	(void)state;
+	/* The MADT lists the boot CPU only; CPUID counts 2. */
+	assert_int_equal(judge(1, 1, 0, 1, 2), CPUCOUNT_FAIL);
+	assert_non_null(strstr(why, "has 2 logical cpus"));
+	assert_non_null(strstr(why, "list 1: FWWHY"));
+	/* cpus= cuts what is started, not what is compared. */
+	assert_int_equal(judge(1, 1, 1, 1, 2), CPUCOUNT_FAIL);
+	assert_non_null(strstr(why, "1 of 1 online (cpus=1), but"));
+}
+
+static void test_passes(void **state)
+{
+	(void)state;
+	/* -smp 1 */
+	assert_int_equal(judge(1, 1, 0, 1, 1), CPUCOUNT_PASS);
+	/* -smp 2, 4, 13, 64 */
+	assert_int_equal(judge(2, 2, 0, 2, 2), CPUCOUNT_PASS);
+	assert_int_equal(judge(64, 64, 0, 64, 64), CPUCOUNT_PASS);
+	/* -smp 4,sockets=2: CPUID counts one package */
+	assert_int_equal(judge(4, 4, 0, 4, 2), CPUCOUNT_PASS);
+	/* cpus=1 of a machine the firmware lists in full */
+	assert_int_equal(judge(1, 1, 1, 2, 2), CPUCOUNT_PASS);
+	/* CPUID cannot say, but the firmware lists several */
+	assert_int_equal(judge(4, 4, 0, 4, 0), CPUCOUNT_PASS);
+}
+
+static void test_missing_cpu_fails(void **state)
+{
+	(void)state;
+	/* The firmware-madt-absent-cpus case's words. */
+	assert_int_equal(judge(2, 4, 0, 4, 2), CPUCOUNT_FAIL);
+	assert_string_equal(why, "2 of 4 online");
+}
+
+static void test_unknowable_skips(void **state)
+{
+	(void)state;
+	/* No firmware list, and CPUID says this package has 1. */
+	assert_int_equal(judge(1, 1, 0, 0, 1), CPUCOUNT_SKIP);
+	assert_string_equal(why, "1 of 1 online; CPUID 0xb says this package "
+				 "has 1 cpu and the firmware tables list 0 "
+				 "(FWWHY): whether the machine has more "
+				 "cannot be known");
+	/* One CPU listed, and no CPUID count. */
+	assert_int_equal(judge(1, 1, 0, 1, 0), CPUCOUNT_SKIP);
+	assert_non_null(strstr(why, "CPUID gives no count"));
+	assert_int_equal(judge(1, 1, 0, 0, 0), CPUCOUNT_SKIP);
+}
+
+static struct acpi_info ai;
+
+static void test_firmware_count(void **state)
+{
+	char w[160];
+
+	(void)state;
+	memset(&ai, 0, sizeof(ai));
+	/* acpi_parse() found nothing at all */
+	acpi_err(&ai, "no valid RSDP (EBDA, 0xe0000-0xfffff)");
+	assert_int_equal(cpucount_firmware(&ai, false, 0, w, sizeof(w)), 0);
+	assert_string_equal(w, "no usable ACPI tables (acpi: no valid RSDP "
+			       "(EBDA, 0xe0000-0xfffff))");
+	/* tables, but no MADT */
+	memset(&ai, 0, sizeof(ai));
+	assert_int_equal(cpucount_firmware(&ai, true, 0, w, sizeof(w)), 0);
+	assert_string_equal(w, "no usable MADT");
+	/* a MADT of one enabled CPU, one online-capable, one disabled */
+	ai.madt.present = true;
+	ai.madt.cpu_count = 1;
+	ai.madt.hotplug_count = 1;
+	ai.madt.disabled_count = 1;
+	ai.madt.cpus[0].apic_id = 0;
+	ai.madt.cpus[1].apic_id = 1;
+	/* the disabled one is a hot-plug slot (-smp 2,maxcpus=3) */
+	assert_int_equal(cpucount_firmware(&ai, true, 0, w, sizeof(w)), 3);
+	assert_string_equal(w, "the MADT lists 1 enabled cpu, 1 online-"
+			       "capable, 1 neither enabled nor online-"
+			       "capable (counted: hot-plug slots)");
+	/* the boot CPU is not among them: counted all the same, and the
+	 * disabled entry (perhaps the boot CPU's own) accounts for nothing */
+	assert_int_equal(cpucount_firmware(&ai, true, 7, w, sizeof(w)), 3);
+	assert_string_equal(w, "the MADT lists 1 enabled cpu, 1 online-"
+			       "capable, 1 neither enabled nor online-"
+			       "capable; the boot cpu, not listed, counted");
+	/* firmware-madt-no-cpu: every entry disabled, the boot CPU's too */
+	ai.madt.cpu_count = ai.madt.hotplug_count = 0;
+	ai.madt.disabled_count = 2;
+	assert_int_equal(cpucount_firmware(&ai, true, 0, w, sizeof(w)), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ipxe_run_fails),
+		cmocka_unit_test(test_fewer_than_cpuid_fails),
+		cmocka_unit_test(test_passes),
+		cmocka_unit_test(test_missing_cpu_fails),
+		cmocka_unit_test(test_unknowable_skips),
+		cmocka_unit_test(test_firmware_count),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
