@@ -218,32 +218,18 @@ static void check_counts(const struct rc_run *r)
 		     (unsigned long long)r->irqs);
 }
 
-/* What the negative control came to. */
-enum rc_control { RC_CONTROL_NOT_RUN, RC_CONTROL_LOST, RC_CONTROL_KEPT };
-
-/*
- * A lost write always fails. None proves the flush only where the negative
- * control lost writes, i.e. where CPUs here keep stale translations.
- */
+/* A lost write always fails; none proves the flush as the control decides. */
 static void check_lost(const struct rc_run *r, bool writers,
-		       enum rc_control control)
+		       const struct report_control *ctl)
 {
 	char name[96];
 
 	ksnprintf(name, sizeof(name), "reclaim: %s %u: no lost writes", r->name,
 		  r->batch);
-	if (r->lost)
-		report_fail(name, "%llu pages lost their last write",
-			    (unsigned long long)r->lost);
-	else if (!writers)
-		report_skip(name, "writers=off: nothing was written");
-	else if (control != RC_CONTROL_LOST)
-		report_skip(name, "0 lost writes, but writing back before the "
-				  "flush (the negative control) lost none "
-				  "either: no stale translation shows here, "
-				  "so this proves nothing");
+	if (writers)
+		report_gated(ctl, r->lost, "lost writes", NULL, "%s", name);
 	else
-		report_pass("%s", name);
+		report_skip(name, "writers=off: nothing was written");
 }
 
 /* Interrupts per GiB paged out; 0 if r paged nothing out (it failed). */
@@ -344,54 +330,58 @@ static bool run_one(struct rc_config *c, struct rc_run *r, uint64_t *s)
 	return true;
 }
 
-static enum rc_control negative_control(struct rc_config *c, uint64_t *s)
+/*
+ * Shown where writing back before the flush lost a write of every worker
+ * that wrote: the verdicts speak for each of them.
+ */
+static void negative_control(struct rc_config *c, uint64_t *s,
+			     struct report_control *ctl)
 {
 	uint32_t faults = xcall_faults();
 	unsigned n = 0;
 
+	report_control_init(ctl, "reclaim: negative control");
 	if (!c->writers)
-		return RC_CONTROL_NOT_RUN;
+		return;
 	control.accumulate = false;
 	while (n < RC_CONTROL_PASSES &&
 	       (!n || control.lost_workers < control.writing_workers)) {
 		if (!pass(c, &control, s) ||
 		    responders_faulted(&control, faults))
-			return RC_CONTROL_NOT_RUN;
+			return;
 		control.accumulate = true;
 		n++;
 	}
 	emit(c->ctx, &control, s, control.flushes);
-	/* The verdicts speak for every worker: each must have lost one. */
-	if (control.lost && control.lost_workers == control.writing_workers) {
-		report_pass("reclaim: negative control: writing back before "
-			    "the flush lost %llu writes, of each of the %u "
-			    "workers (%u of at most %u passes)",
-			    (unsigned long long)control.lost,
-			    control.lost_workers, n, RC_CONTROL_PASSES);
-		return RC_CONTROL_LOST;
-	}
-	if (control.lost)
-		report_skip("reclaim: negative control",
-			    "writing back before the flush lost %llu writes, "
-			    "but of only %u of the %u workers in %u passes: "
-			    "the check cannot prove anything for the others",
-			    (unsigned long long)control.lost,
-			    control.lost_workers, control.writing_workers, n);
+	if (control.lost && control.lost_workers == control.writing_workers)
+		report_control_shown(ctl,
+				     "writing back before the flush lost %llu "
+				     "writes, of each of the %u workers (%u of "
+				     "at most %u passes)",
+				     (unsigned long long)control.lost,
+				     control.lost_workers, n,
+				     RC_CONTROL_PASSES);
+	else if (control.lost)
+		report_control_missed(ctl,
+				      "writing back before the flush lost %llu "
+				      "writes, but of only %u of the %u "
+				      "workers in %u passes",
+				      (unsigned long long)control.lost,
+				      control.lost_workers,
+				      control.writing_workers, n);
 	else
-		report_skip("reclaim: negative control",
-			    "writing back before the flush lost no write in "
-			    "%u passes: this machine shows no stale "
-			    "translation here, so the check cannot prove "
-			    "anything",
-			    n);
-	return RC_CONTROL_KEPT;
+		report_control_missed(ctl,
+				      "writing back before the flush lost no "
+				      "write in %u passes: this machine shows "
+				      "no stale translation here",
+				      n);
 }
 
 void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 {
 	static struct rc_config c;
 	bool ran[NRUNS] = {false};
-	enum rc_control ctl;
+	struct report_control ctl;
 	uint32_t faults = xcall_faults();
 	uint64_t *s;
 
@@ -446,11 +436,13 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 	}
 	check_ratio(ran);
 	/* First the control: whether a lost write can be seen at all. */
-	ctl = xcall_faults() == faults ? negative_control(&c, s)
-				       : RC_CONTROL_NOT_RUN;
+	if (xcall_faults() == faults)
+		negative_control(&c, s, &ctl);
+	else
+		report_control_init(&ctl, "reclaim: negative control");
 	for (size_t i = 0; i < NRUNS; i++)
 		if (ran[i])
-			check_lost(&runs[i], c.writers, ctl);
+			check_lost(&runs[i], c.writers, &ctl);
 	rc_release(&c);
 	bench_free(s, c.cold_pages);
 }

@@ -595,22 +595,22 @@ static unsigned responders_without_stale(const struct cpumask *resp,
 
 /*
  * Changes PTEs and never flushes: every responder must then read stale
- * data, or the verifier cannot prove anything for it. True only if each
+ * data, or the verifier cannot prove anything for it. Shown only if each
  * one did (the initiator's own reads do not count: no verdict speaks for
  * it alone).
  */
-static bool negative_control(struct sweep *st)
+static void negative_control(struct sweep *st, struct report_control *ctl)
 {
 	unsigned k = st->sw->pages[st->sw->npages - 1], cpu = 0, blind;
 	unsigned first = 0, nresp;
 	uint64_t stale, va = 0;
 
+	report_control_init(ctl, "shootdown: negative control");
 	choose_responders(st, cpumask_count(&cpus_online) - 1);
 	nresp = st->nresp;
 	if (!nresp) { /* every other CPU was taken out of the run */
-		report_skip("shootdown: negative control",
-			    "no responder is left in the run");
-		return false;
+		report_control_missed(ctl, "no responder is left in the run");
+		return;
 	}
 	sd_set_global(false);
 	on_cpumask(&st->resp, sd_touch, (void *)(uintptr_t)k, IPI_EACH);
@@ -622,50 +622,32 @@ static bool negative_control(struct sweep *st)
 	stale = take_stale(&cpu, &va);
 	/* Leave every TLB clean for whatever runs next. */
 	clean_tlbs(st);
-	if (!blind) {
-		report_pass("shootdown: negative control: %llu stale reads "
-			    "of %u pages on %u responders without a flush, "
-			    "each had some",
-			    (unsigned long long)stale, k, nresp);
-		return true;
-	}
-	if (stale)
-		report_skip("shootdown: negative control",
-			    "%u of %u responders (the first: cpu %u) read "
-			    "no stale data without a flush: the verifier "
-			    "cannot prove anything for them",
-			    blind, nresp, first);
+	if (!blind)
+		report_control_shown(ctl,
+				     "%llu stale reads of %u pages on %u "
+				     "responders without a flush, each had "
+				     "some",
+				     (unsigned long long)stale, k, nresp);
+	else if (stale)
+		report_control_missed(ctl,
+				      "%u of %u responders (the first: cpu "
+				      "%u) read no stale data without a flush",
+				      blind, nresp, first);
 	else
-		report_skip("shootdown: negative control",
-			    "no stale read without a flush: the verifier "
-			    "cannot prove anything on this machine");
-	return false;
+		report_control_missed(ctl, "no stale read without a flush");
 }
 
-/*
- * Stale reads under a flush always fail. None proves the flush only where
- * the negative control showed that every responder keeps stale entries.
- */
+/* Stale reads under a flush, as the negative control decides. */
 static void verdict(const struct tally *t, int s, int m, int g,
-		    bool control_saw_stale)
+		    const struct report_control *ctl)
 {
 	const char *mode = s == S_INVLPGB ? ""
 			   : m		  ? " (broadcast)"
 					  : " (unicast)";
 	char name[96];
 
-	ksnprintf(name, sizeof(name), "shootdown: %s%s: no stale reads",
-		  name_of(s, g), mode);
-	if (t->stale)
-		report_fail(name, "%llu stale reads",
-			    (unsigned long long)t->stale);
-	else if (!control_saw_stale)
-		report_skip(name, "0 stale reads, but the negative control "
-				  "did not show stale data on every "
-				  "responder without a flush, so this "
-				  "proves nothing");
-	else
-		report_pass("%s", name);
+	report_gated(ctl, t->stale, "stale reads", NULL,
+		     "shootdown: %s%s: no stale reads", name_of(s, g), mode);
 	ksnprintf(name, sizeof(name),
 		  "shootdown: %s%s: ipis_sent and irqs_received exact",
 		  name_of(s, g), mode);
@@ -676,14 +658,14 @@ static void verdict(const struct tally *t, int s, int m, int g,
 			     "counts differ from pages x targets");
 }
 
-static void verdicts(const struct sweep *st, bool control_saw_stale)
+static void verdicts(const struct sweep *st, const struct report_control *ctl)
 {
 	for (int s = 0; s < S_COUNT; s++)
 		for (int m = 0; m < 2; m++)
 			for (int g = 0; g < 2; g++)
 				if (st->tally[s][m][g].configs)
 					verdict(&st->tally[s][m][g], s, m, g,
-						control_saw_stale);
+						ctl);
 }
 
 /* The distance class of cpu if it is that class's representative, or -1. */
@@ -790,6 +772,7 @@ void shootdown_sweep(const struct sd_sweep *sw)
 	static struct sweep st;
 	unsigned done = 0, total = sw->npages * sw->ntargets;
 	bool covered[TOPO_CLASSES] = {false};
+	struct report_control ctl;
 	struct rng rng;
 
 	/* and a sweep per distance class, unless the 1-target one was it */
@@ -821,7 +804,8 @@ void shootdown_sweep(const struct sd_sweep *sw)
 	else if (sw->inject_nmi)
 		inject_nmi_check("shootdown", st.nmi_discards);
 	xcall_time_handlers(false);
-	verdicts(&st, negative_control(&st));
+	negative_control(&st, &ctl);
+	verdicts(&st, &ctl);
 	pcid_bug(sw, false);
 	if (sw->inject_oom)
 		inject_oom_end("shootdown");

@@ -183,6 +183,17 @@ void report_control_missed(struct report_control *c, const char *what_fmt, ...)
 		    c->missed);
 }
 
+void report_control_note(struct report_control *c, bool shown,
+			 const char *what_fmt, ...)
+{
+	va_list ap;
+
+	c->shown = shown;
+	va_start(ap, what_fmt);
+	kvsnprintf(c->missed, sizeof(c->missed), what_fmt, ap);
+	va_end(ap);
+}
+
 enum report_kind report_gate(unsigned long long bad, bool control_shown)
 {
 	if (bad)

@@ -76,6 +76,14 @@ void report_control_shown(struct report_control *c, const char *what_fmt, ...)
 void report_control_missed(struct report_control *c, const char *what_fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * What a control found, without a verdict line of its own (a read before
+ * the invalidation, say): only the checks it decides report it.
+ */
+void report_control_note(struct report_control *c, bool shown,
+			 const char *what_fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 enum report_kind { REPORT_PASS, REPORT_FAIL, REPORT_SKIP };
 
 /*

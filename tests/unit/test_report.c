@@ -246,6 +246,21 @@ static void test_control_not_run(void **state)
 				 "run)\n");
 }
 
+/* A control with no line of its own: only its checks report it. */
+static void test_control_note(void **state)
+{
+	struct report_control c = {.name = "the control"};
+
+	(void)state;
+	report_control_note(&c, false, "read %s", "new");
+	report_gated(&c, 0, "reads", NULL, "t: a");
+	report_control_note(&c, true, "read %s", "old");
+	report_gated(&c, 0, "reads", NULL, "t: b");
+	assert_string_equal(out, "SKIP: t: a: 0 reads, but that proves nothing "
+				 "(the control: read new)\n"
+				 "PASS: t: b\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +276,7 @@ int main(void)
 		cmocka_unit_test_setup(test_control_shown, setup),
 		cmocka_unit_test_setup(test_control_missed, setup),
 		cmocka_unit_test_setup(test_control_not_run, setup),
+		cmocka_unit_test_setup(test_control_note, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
