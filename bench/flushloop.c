@@ -371,8 +371,8 @@ static void drop_entries(void)
 		r.pages = (cpu + 1) * FL_PAGES;
 	cpumask_copy(&others, &cpus_online);
 	cpumask_clear(this_cpu(), &others);
-	on_cpumask(&others, flush_range, &r, IPI_EACH);
-	flush_range(&r);
+	on_cpumask(&others, invlpg_range, &r, IPI_EACH);
+	invlpg_range(&r);
 }
 
 /* Runs the loop on the first n online CPUs (0 among them) for a while. */
