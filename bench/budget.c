@@ -194,7 +194,7 @@ static void shootdown_pilot_plan(const struct bench_params *p,
 				 struct bench_ctx *ctx,
 				 struct plan_shootdown *sd)
 {
-	struct sd_sweep sw = {.handler_timing = p->handler_timing, .ctx = ctx};
+	struct sd_config sw = {.handler_timing = p->handler_timing, .ctx = ctx};
 
 	if (!plan.budget_ms || !plan.run[PLAN_SHOOTDOWN] || !sd->npages)
 		return;
@@ -220,10 +220,8 @@ static void fill_shootdown(const struct bench_params *p, struct bench_ctx *ctx)
 	struct plan_shootdown *sd = &plan.sd;
 	struct param_list t;
 
-	/* As shootdown_run() takes them: no more than it maps. */
 	for (uint32_t i = 0; i < p->pages.n; i++)
-		if (p->pages.v[i] <= SD_MAX_PAGES)
-			sd->pages[sd->npages++] = p->pages.v[i];
+		sd->pages[sd->npages++] = p->pages.v[i];
 	params_resolve_targets(&p->targets, costs.responders, &t, NULL);
 	for (uint32_t i = 0; i < t.n && i < PLAN_LIST_MAX; i++)
 		sd->targets[sd->ntargets++] = t.v[i];

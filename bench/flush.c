@@ -20,7 +20,7 @@ void flush_page(void *va)
 	invlpg(va);
 }
 
-void flush_range(void *range)
+void invlpg_range(void *range)
 {
 	const struct flush_range *r = range;
 
@@ -28,14 +28,14 @@ void flush_range(void *range)
 		invlpg((const void *)(r->va + i * PAGE_SIZE));
 }
 
-void flush_all(void *unused)
+void flush_nonglobal(void *unused)
 {
 	(void)unused;
 	cr3_reload();
 }
 
 /* A CR3 reload keeps global entries; toggling CR4.PGE drops them all. */
-void flush_global(void *unused)
+void flush_with_global(void *unused)
 {
 	uint64_t cr4 = read_cr4();
 
@@ -177,7 +177,7 @@ static int prepare_invlpgb(struct flush_plan *p)
 /* What the responders and the initiator run, for an IPI strategy. */
 static void choose_fns(struct flush_plan *p)
 {
-	xcall_fn full = p->req.global ? flush_global : flush_all;
+	xcall_fn full = p->req.global ? flush_with_global : flush_nonglobal;
 
 	switch (p->how) {
 	case FLUSH_IPI_PAGE:
@@ -188,14 +188,14 @@ static void choose_fns(struct flush_plan *p)
 		break;
 	case FLUSH_IPI_REMOTE_FULL:
 		p->remote = full;
-		p->self = flush_range;
+		p->self = invlpg_range;
 		break;
 	case FLUSH_IPI_LOCAL_ONLY:
 		p->remote = flush_nothing;
-		p->self = flush_range;
+		p->self = invlpg_range;
 		break;
 	default: /* FLUSH_IPI_RANGE */
-		p->remote = p->self = flush_range;
+		p->remote = p->self = invlpg_range;
 		break;
 	}
 	/* delay_handler= (not for flushloop's many initiators) */

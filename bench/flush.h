@@ -146,10 +146,10 @@ void flush_inject_nmi(bool on);
  * What a responder runs (cross-call functions, smp.h's xcall_fn), also
  * for callers that clean up outside a timed flush.
  */
-void flush_page(void *va);	  /* INVLPG of the address arg */
-void flush_range(void *range);	  /* of every page of a flush_range */
-void flush_all(void *unused);	  /* CR3 reload: non-global entries */
-void flush_global(void *unused);  /* CR4.PGE toggle: every entry */
-void flush_nothing(void *unused); /* FLUSH_IPI_LOCAL_ONLY's responders */
+void flush_page(void *va);	      /* INVLPG of the address arg */
+void invlpg_range(void *range);	      /* INVLPG each page of a flush_range */
+void flush_nonglobal(void *unused);   /* CR3 reload: global entries stay */
+void flush_with_global(void *unused); /* CR4.PGE toggle: every entry */
+void flush_nothing(void *unused);     /* FLUSH_IPI_LOCAL_ONLY's responders */
 
 #endif

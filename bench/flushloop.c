@@ -371,8 +371,8 @@ static void drop_entries(void)
 		r.pages = (cpu + 1) * FL_PAGES;
 	cpumask_copy(&others, &cpus_online);
 	cpumask_clear(this_cpu(), &others);
-	on_cpumask(&others, flush_range, &r, IPI_EACH);
-	flush_range(&r);
+	on_cpumask(&others, invlpg_range, &r, IPI_EACH);
+	invlpg_range(&r);
 }
 
 /* Runs the loop on the first n online CPUs (0 among them) for a while. */
@@ -485,14 +485,15 @@ static void record(struct bench_ctx *ctx, unsigned n, uint64_t duration_us,
  * The negative control, on cpu 0's page: write it, unmap it, map a fresh
  * zeroed frame and read it back WITHOUT a flush. A CPU that keeps the old
  * translation reads the old data; one that re-walks the tables reads zero,
- * and then a zero read after a flush proves nothing. 1 if it read old
- * data, 0 if not, -1 if the page could not be remapped (a FAIL).
+ * and then a zero read after a flush proves nothing. False if the page
+ * could not be remapped (a FAIL).
  */
-static int negative_control(void)
+static bool negative_control(struct report_control *ctl)
 {
 	uint64_t va = own_va(this_cpu(), 0), old, pa, seen = 0;
 	bool ok;
 
+	report_control_init(ctl, "flushloop: negative control");
 	*(volatile uint64_t *)va = fl_tag(this_cpu(), 0);
 	pa = frame_alloc(PMM_ZERO);
 	ok = pa && vm_unmap(va, PT_4K, &old) == PT_OK;
@@ -502,20 +503,18 @@ static int negative_control(void)
 		seen = *(volatile uint64_t *)va;
 	invlpg((const void *)va);
 	if (!ok) {
-		report_fail("flushloop: negative control", "remap failed");
-		return -1;
+		report_fail(ctl->name, "remap failed");
+		return false;
 	}
 	frame_free(old & PTE_ADDR_MASK);
-	if (seen) {
-		report_pass("flushloop: negative control: a remapped page read "
-			    "its old data without a flush");
-		return 1;
-	}
-	report_skip("flushloop: negative control",
-		    "a remapped page read zero without a flush: this machine "
-		    "re-walks the page tables, so zero reads prove nothing "
-		    "here");
-	return 0;
+	if (seen)
+		report_control_shown(ctl, "a remapped page read its old data "
+					  "without a flush");
+	else
+		report_control_missed(ctl, "a remapped page read zero without "
+					   "a flush: this machine re-walks "
+					   "the page tables");
+	return true;
 }
 
 /*
@@ -546,18 +545,19 @@ static bool round_kept(struct bench_ctx *ctx, unsigned n, uint64_t us,
  * each owner INVLPGs its page on its own CPU only. Each CPU must then
  * read, through another's page, a frame that owner had already
  * "flushed"; where one does not, the cross-CPU check cannot see a
- * missed remote flush on it. True only if every CPU did.
+ * missed remote flush on it. Shown only if every CPU did.
  */
-static bool cross_control(struct bench_ctx *ctx, bool local, unsigned online,
-			  uint64_t us)
+static void cross_control(struct bench_ctx *ctx, bool local, unsigned online,
+			  uint64_t us, struct report_control *ctl)
 {
-	const char *name = "flushloop: cross-cpu negative control";
 	struct fl_tally t = {0};
 	unsigned cpu, blind = 0, first = 0;
 
+	report_control_init(ctl, "flushloop: cross-cpu negative control");
 	if (online < 2) {
-		report_skip(name, "one cpu: no other cpu to read its page");
-		return false;
+		report_control_missed(ctl, "one cpu: no other cpu to read its "
+					   "page");
+		return;
 	}
 	fl_local = true;
 	fl_strategy = FL_CONTROL;
@@ -567,41 +567,39 @@ static bool cross_control(struct bench_ctx *ctx, bool local, unsigned online,
 		online = cpumask_count(&cpus_online);
 		if (!round_kept(ctx, online, us, &t)) {
 			fl_local = local;
-			report_skip(name,
-				    "its round was discarded twice (a cpu "
-				    "did not answer in time, above): the "
-				    "check cannot prove anything");
-			return false;
+			report_control_missed(
+				ctl, "its round was discarded twice (a "
+				     "cpu did not answer in time, "
+				     "above)");
+			return;
 		}
 	}
 	fl_local = local;
 	for_each_cpu(cpu, &participants)
 		if (!fl[cpu].stale_remote && !blind++)
 			first = cpu;
-	if (!blind) {
-		report_pass("%s: %llu of %llu reads of another cpu's page were "
-			    "stale with the remote flush skipped, on each of "
-			    "%u cpus",
-			    name, (unsigned long long)t.stale_remote,
-			    (unsigned long long)t.remote_reads, online);
-		return true;
-	}
-	if (t.stale_remote)
-		report_skip(name,
-			    "%u of %u cpus (the first: cpu %u) read no stale "
-			    "data through another cpu's page with the remote "
-			    "flush skipped: the cross-cpu check cannot prove "
-			    "anything for them",
-			    blind, online, first);
+	if (!blind)
+		report_control_shown(ctl,
+				     "%llu of %llu reads of another cpu's "
+				     "page were stale with the remote flush "
+				     "skipped, on each of %u cpus",
+				     (unsigned long long)t.stale_remote,
+				     (unsigned long long)t.remote_reads,
+				     online);
+	else if (t.stale_remote)
+		report_control_missed(ctl,
+				      "%u of %u cpus (the first: cpu %u) read "
+				      "no stale data through another cpu's "
+				      "page with the remote flush skipped",
+				      blind, online, first);
 	else
-		report_skip(name,
-			    "no cpu read stale data in %llu reads of another "
-			    "cpu's page with the remote flush skipped: this "
-			    "machine re-walks the page tables, or the round "
-			    "was too short to show it; the cross-cpu check "
-			    "proves nothing here",
-			    (unsigned long long)t.remote_reads);
-	return false;
+		report_control_missed(ctl,
+				      "no cpu read stale data in %llu reads "
+				      "of another cpu's page with the remote "
+				      "flush skipped: this machine re-walks "
+				      "the page tables, or the round was too "
+				      "short to show it",
+				      (unsigned long long)t.remote_reads);
 }
 
 static bool strategy_available(struct bench_ctx *ctx, enum fl_strategy s)
@@ -627,22 +625,11 @@ void flushloop_plan_shape(const struct bench_ctx *ctx, struct plan_flushloop *p)
 	p->duration_ms = ctx->size.flushloop_ms;
 }
 
-static void own_verdict(int s, const struct fl_tally *t, int control)
+static void own_verdict(int s, const struct fl_tally *t,
+			const struct report_control *ctl)
 {
-	char name[64];
-
-	ksnprintf(name, sizeof(name), "flushloop: %s: remapped pages read zero",
-		  fl_names[s]);
-	if (t->nonzero)
-		report_fail(name, "%llu reads saw old data",
-			    (unsigned long long)t->nonzero);
-	else if (!control)
-		report_skip(name, "no read saw old data, but none did "
-				  "without a flush either (the "
-				  "negative control): this proves "
-				  "nothing here");
-	else
-		report_pass("%s", name);
+	report_gated(ctl, t->nonzero, "reads that saw old data", NULL,
+		     "flushloop: %s: remapped pages read zero", fl_names[s]);
 }
 
 /*
@@ -651,45 +638,39 @@ static void own_verdict(int s, const struct fl_tally *t, int control)
  * the cross-CPU control showed that every CPU would have read stale data.
  */
 static void cross_verdict(int s, const struct fl_tally *t, unsigned online,
-			  bool control)
+			  const struct report_control *ctl)
 {
 	const struct fl_stale *f = &t->first;
-	char name[72], what[96];
+	char name[72], what[96], why[320];
 
 	ksnprintf(name, sizeof(name), "flushloop: %s: no stale cross-cpu reads",
 		  fl_names[s]);
-	if (t->stale_remote) {
-		if (fl_tag_of(f->value, f->owner))
-			ksnprintf(what, sizeof(what), "its generation %llu",
-				  (unsigned long long)(f->value & FL_GEN_MASK));
-		else
-			ksnprintf(what, sizeof(what),
-				  "0x%llx, which cpu %u never writes there",
-				  (unsigned long long)f->value, f->owner);
-		report_fail(name,
-			    "%llu of %llu reads of another cpu's page were "
-			    "stale; the first: cpu %u read cpu %u's page after "
-			    "cpu %u's flush of generation %llu had completed "
-			    "(a round of %u cpus) and saw %s",
-			    (unsigned long long)t->stale_remote,
-			    (unsigned long long)t->remote_reads, f->checker,
-			    f->owner, f->owner, (unsigned long long)f->done,
-			    f->cpus, what);
-	} else if (online < 2) {
+	if (!t->stale_remote && online < 2) {
 		report_skip(name, "one cpu: no other cpu to read its page");
-	} else if (!t->remote_reads) {
+		return;
+	}
+	if (!t->stale_remote && !t->remote_reads) {
 		report_fail(name, "no cpu read another cpu's page: the check "
 				  "did not run");
-	} else if (!control) {
-		report_skip(name,
-			    "0 stale of %llu reads of another cpu's "
-			    "page, but the cross-cpu negative control "
-			    "did not show stale data on every cpu, so "
-			    "this proves nothing",
-			    (unsigned long long)t->remote_reads);
-	} else {
-		report_pass("%s", name);
+		return;
 	}
+	if (fl_tag_of(f->value, f->owner))
+		ksnprintf(what, sizeof(what), "its generation %llu",
+			  (unsigned long long)(f->value & FL_GEN_MASK));
+	else
+		ksnprintf(what, sizeof(what),
+			  "0x%llx, which cpu %u never writes there",
+			  (unsigned long long)f->value, f->owner);
+	ksnprintf(why, sizeof(why),
+		  "%llu of %llu reads of another cpu's page were stale; the "
+		  "first: cpu %u read cpu %u's page after cpu %u's flush of "
+		  "generation %llu had completed (a round of %u cpus) and saw "
+		  "%s",
+		  (unsigned long long)t->stale_remote,
+		  (unsigned long long)t->remote_reads, f->checker, f->owner,
+		  f->owner, (unsigned long long)f->done, f->cpus, what);
+	report_gated(ctl, t->stale_remote, "stale reads of another cpu's page",
+		     why, "%s", name);
 }
 
 void flushloop_run(const struct bench_params *p, struct bench_ctx *ctx)
@@ -697,8 +678,7 @@ void flushloop_run(const struct bench_params *p, struct bench_ctx *ctx)
 	uint64_t us = ctx->size.flushloop_ms * 1000;
 	unsigned online = cpumask_count(&cpus_online);
 	struct plan_flushloop shape;
-	bool cross;
-	int control;
+	struct report_control own, cross;
 
 	flushloop_plan_shape(ctx, &shape);
 	rounds_total = shape.strategies * shape.cpu_counts + shape.controls;
@@ -708,8 +688,7 @@ void flushloop_run(const struct bench_params *p, struct bench_ctx *ctx)
 		report_fail("flushloop: setup", "out of memory");
 		return;
 	}
-	control = negative_control();
-	if (control < 0) {
+	if (!negative_control(&own)) {
 		bench_free(latency, FL_LATENCIES);
 		return;
 	}
@@ -725,7 +704,7 @@ void flushloop_run(const struct bench_params *p, struct bench_ctx *ctx)
 		"flushloop: write, unmap + flush, remap, check; read another "
 		"cpu's page between operations; %llu ms each\n",
 		(unsigned long long)ctx->size.flushloop_ms);
-	cross = cross_control(ctx, p->flushloop_local, online, us);
+	cross_control(ctx, p->flushloop_local, online, us, &cross);
 	for (int s = 0; s < FL_COUNT; s++) {
 		struct fl_tally t = {0};
 
@@ -745,8 +724,8 @@ void flushloop_run(const struct bench_params *p, struct bench_ctx *ctx)
 			round_kept(ctx, m, us, &t);
 			last = m;
 		}
-		own_verdict(s, &t, control);
-		cross_verdict(s, &t, online, cross);
+		own_verdict(s, &t, &own);
+		cross_verdict(s, &t, online, &cross);
 	}
 	pf_expect_end(NULL);
 	drain_quarantine();

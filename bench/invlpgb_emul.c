@@ -114,7 +114,7 @@ static void carry_out(const struct invlpgb_req *r)
 		 * and include-global this drops this PCID's entries too.
 		 */
 		if (r->include_global)
-			flush_global(NULL); /* every PCID's entries */
+			flush_with_global(NULL); /* every PCID's entries */
 		else if (mine)
 			cr3_reload();
 		return;

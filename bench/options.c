@@ -80,9 +80,9 @@ const struct cmdline_opt bench_opts[] = {
 		.kind = OPT_CUSTOM,
 		.def = PARAM_PAGES_DEFAULT,
 		.help = "pages invalidated per shootdown: a comma-separated "
-			"list of 1..4096",
+			"list of 1..512",
 		.offset = P_OFF(pages),
-		.size = 160,
+		.size = 128, /* 32 items of 3 digits, commas, NUL */
 		.parse_notes = parse_pages,
 	},
 	{
@@ -208,7 +208,7 @@ const struct cmdline_opt bench_opts[] = {
 		.def = "auto",
 		.help = "INVLPGB: auto, off, emulate (software model where "
 			"absent) or force; optionally ,bug=count|stride|"
-			"no-tlbsync",
+			"no-tlbsync|no-global|pcid",
 		.offset = P_OFF(invlpgb),
 		.size = 32,
 		.parse_notes = parse_invlpgb,

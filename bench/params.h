@@ -3,7 +3,7 @@
  * The experiments' parameters, and the parsers of their lists: pages=,
  * targets=, strategies=, bench=, invlpgb=, delay_handler=. They run as the
  * OPT_CUSTOM parsers of the experiments' command-line keys
- * (bench/options.c), which kernel/cmdline.c applies in the one parse of
+ * (bench/options.c), which lib/cmdline.c applies in the one parse of
  * the line; numbers and flags are its plain OPT_UINT and OPT_FLAG keys.
  * Portable, tested on the host.
  *
@@ -11,7 +11,7 @@
  * problem becomes one diagnostic, plain printable ASCII, that names the
  * item and says what was done instead, e.g.
  *   params: pages: item 'x' is not a number: skipped
- *   params: pages: item '0' is out of range 1..4096: skipped
+ *   params: pages: item '0' is out of range 1..512: skipped
  *   params: pages: no valid value in 'x,0': using default '1,2,8,32,33,64,512'
  *   params: strategies: unknown name 'ipi-fast' (expected all or
  *           ipi-page|ipi-range|...): skipped
@@ -28,9 +28,10 @@
 #include "kernel/stoppoint.h"
 #include "lib/cmdline.h"
 
-#define PARAM_LIST_MAX	    32 /* values per list */
-#define PARAM_DIAG_LEN	    160
-#define PARAM_PAGES_MAX	    4096
+#define PARAM_LIST_MAX 32 /* values per list */
+#define PARAM_DIAG_LEN 160
+/* shootdown maps one page table's worth: bench/shootdown_pages.h */
+#define PARAM_PAGES_MAX	    512
 #define PARAM_PAGES_DEFAULT "1,2,8,32,33,64,512"
 #define PARAM_TARGETS_MAX   65535
 #define PARAM_SAMPLES_MAX   1000000
@@ -45,7 +46,7 @@ struct param_list {
 };
 
 /*
- * Diagnostics go to a struct diag_sink (kernel/cmdline.h): the command
+ * Diagnostics go to a struct diag_sink (lib/cmdline.h): the command
  * line's own channel when these parsers run as its options' parsers
  * (bench/options.c). Each is NUL-terminated, < PARAM_DIAG_LEN bytes.
  */
@@ -186,7 +187,8 @@ const char *params_name(const struct param_names *names, size_t i);
 
 /*
  * invlpgb=MODE[,bug=KIND]: MODE auto|off|emulate|force (default auto),
- * KIND none|count|stride|no-tlbsync (default none; ignored with off).
+ * KIND none|count|stride|no-tlbsync|no-global|pcid (default none; ignored
+ * with off).
  */
 size_t params_parse_invlpgb(const char *s, struct param_invlpgb *out,
 			    const struct diag_sink *d);

@@ -164,38 +164,40 @@ static void emit(struct bench_ctx *ctx, struct rc_run *r, uint64_t *samples,
 		 uint64_t n)
 {
 	/* the time spent printing ticks and progress left out */
-	uint64_t ns = tsc_to_ns(r->cycles - r->ticks);
+	uint64_t ns = tsc_to_ns(r->count.cycles - r->count.ticks);
 	/* the CPUs still in the run (smp.h: one can be taken out) */
 	uint64_t others = cpumask_count(&cpus_online) - 1;
 	struct result_field f[] = {
 		{"batch", r->batch, false},
-		{"ipis_sent", r->icr, false},
-		{"irqs_received", r->irqs, false},
-		{"flushes", r->flushes, false},
-		{"lost_writes", r->lost, false},
+		{"ipis_sent", r->count.icr, false},
+		{"irqs_received", r->count.irqs, false},
+		{"flushes", r->count.flushes, false},
+		{"lost_writes", r->count.lost, false},
 		{"worker_loss_pct", (uint64_t)r->loss_pct, true},
 		{"worker_loss_min_pct", (uint64_t)r->loss_min, true},
 		{"worker_loss_median_pct", (uint64_t)r->loss_median, true},
-		{"reclaim_pages_per_s", ns ? r->pages * 1000000000ull / ns : 0,
-		 false},
+		{"reclaim_pages_per_s",
+		 ns ? r->count.pages * 1000000000ull / ns : 0, false},
 		{"workers", others, false},
+		{"passes", r->passes, false}, /* the control's only */
 	};
 	struct result res = {.bench = "reclaim",
 			     .strategy = r->name,
-			     .pages = r->pages,
+			     .pages = r->count.pages,
 			     .targets = others,
 			     .samples = samples,
 			     .n = n,
 			     .fields = f,
-			     .nfields = sizeof(f) / sizeof(f[0]),
+			     .nfields = sizeof(f) / sizeof(f[0]) -
+					(r->s != RC_WRITEBACK_FIRST),
 			     .emulated = r->emulated};
 
 	result_emit(&ctx->records, &res);
 	bench_printf("  %-22s %5u %8llu %8llu %6lld%% %10llu %6llu\n", r->name,
-		     r->batch, (unsigned long long)r->icr,
-		     (unsigned long long)r->irqs, (long long)r->loss_pct,
+		     r->batch, (unsigned long long)r->count.icr,
+		     (unsigned long long)r->count.irqs, (long long)r->loss_pct,
 		     (unsigned long long)f[8].value,
-		     (unsigned long long)r->lost);
+		     (unsigned long long)r->count.lost);
 }
 
 /* Exact counts: one IPI per other CPU per flush, one interrupt each. */
@@ -203,53 +205,44 @@ static void check_counts(const struct rc_run *r)
 {
 	uint64_t others = cpumask_count(&cpus_online) - 1;
 	uint64_t unit = r->batch ? r->batch : 1;
-	uint64_t flushes = (r->pages + unit - 1) / unit;
+	uint64_t flushes = (r->count.pages + unit - 1) / unit;
 	char name[96];
 
 	ksnprintf(name, sizeof(name), "reclaim: %s %u: exact counts", r->name,
 		  r->batch);
 	if (r->emulated) /* the software model sends IPIs of its own */
 		return;
-	report_check(r->flushes == flushes &&
-			     r->icr == (uses_ipis(r) ? flushes * others : 0) &&
-			     r->irqs == r->icr,
+	report_check(r->count.flushes == flushes &&
+			     r->count.icr ==
+				     (uses_ipis(r) ? flushes * others : 0) &&
+			     r->count.irqs == r->count.icr,
 		     name, "%llu flushes, %llu IPIs, %llu interrupts",
-		     (unsigned long long)r->flushes, (unsigned long long)r->icr,
-		     (unsigned long long)r->irqs);
+		     (unsigned long long)r->count.flushes,
+		     (unsigned long long)r->count.icr,
+		     (unsigned long long)r->count.irqs);
 }
 
-/* What the negative control came to. */
-enum rc_control { RC_CONTROL_NOT_RUN, RC_CONTROL_LOST, RC_CONTROL_KEPT };
-
-/*
- * A lost write always fails. None proves the flush only where the negative
- * control lost writes, i.e. where CPUs here keep stale translations.
- */
+/* A lost write always fails; none proves the flush as the control decides. */
 static void check_lost(const struct rc_run *r, bool writers,
-		       enum rc_control control)
+		       const struct report_control *ctl)
 {
 	char name[96];
 
 	ksnprintf(name, sizeof(name), "reclaim: %s %u: no lost writes", r->name,
 		  r->batch);
-	if (r->lost)
-		report_fail(name, "%llu pages lost their last write",
-			    (unsigned long long)r->lost);
-	else if (!writers)
-		report_skip(name, "writers=off: nothing was written");
-	else if (control != RC_CONTROL_LOST)
-		report_skip(name, "0 lost writes, but writing back before the "
-				  "flush (the negative control) lost none "
-				  "either: no stale translation shows here, "
-				  "so this proves nothing");
+	if (writers)
+		report_gated(ctl, r->count.lost, "lost writes", NULL, "%s",
+			     name);
 	else
-		report_pass("%s", name);
+		report_skip(name, "writers=off: nothing was written");
 }
 
 /* Interrupts per GiB paged out; 0 if r paged nothing out (it failed). */
 static uint64_t irqs_per_gib(const struct rc_run *r)
 {
-	return r->pages ? r->irqs * GIB / (r->pages * PAGE_SIZE) : 0;
+	return r->count.pages
+		       ? r->count.irqs * GIB / (r->count.pages * PAGE_SIZE)
+		       : 0;
 }
 
 /* The seed's claim: one flush per PMD sends 512x fewer IPIs. */
@@ -259,10 +252,10 @@ static void check_ratio(const bool *ran)
 
 	if (!ran[0] || !ran[4])
 		return;
-	report_check(pp->icr == 512 * b512->icr,
+	report_check(pp->count.icr == 512 * b512->count.icr,
 		     "reclaim: per-page sends 512x the IPIs of batch 512",
-		     "%llu vs %llu", (unsigned long long)pp->icr,
-		     (unsigned long long)b512->icr);
+		     "%llu vs %llu", (unsigned long long)pp->count.icr,
+		     (unsigned long long)b512->count.icr);
 	report_info("reclaim: interrupts per GiB paged out: per-page %llu, "
 		    "batch 31 %llu, batch 512 %llu",
 		    (unsigned long long)irqs_per_gib(pp),
@@ -275,21 +268,20 @@ static void report_refused(const struct rc_run *r)
 {
 	char name[96];
 
-	if (!r->refused)
+	if (!r->count.refused)
 		return;
 	ksnprintf(name, sizeof(name), "reclaim: %s %u: INVLPGB encoding",
 		  r->name, r->batch);
 	report_fail(name,
 		    "the encoder refused %llu of %llu flushes: %s; each "
 		    "flushed every CPU by IPIs instead",
-		    (unsigned long long)r->refused,
-		    (unsigned long long)r->flushes,
+		    (unsigned long long)r->count.refused,
+		    (unsigned long long)r->count.flushes,
 		    invlpgb_strerror(r->refused_err));
 }
 
 static bool pass(struct rc_config *c, struct rc_run *r, uint64_t *s)
 {
-	r->flushes = 0;
 	c->index++;
 	if (!rc_run_strategy(c, r, s)) {
 		report_fail("reclaim: setup", "out of memory for the cold "
@@ -333,65 +325,77 @@ static bool run_one(struct rc_config *c, struct rc_run *r, uint64_t *s)
 		r->writers = true;
 		if (!pass(c, r, s) || responders_faulted(r, faults))
 			return false;
-		lost = r->lost;
+		lost = r->count.lost;
 	}
 	r->writers = false;
 	if (!pass(c, r, s) || responders_faulted(r, faults))
 		return false;
-	r->lost = lost;
+	r->count.lost = lost;
 	report_refused(r);
-	emit(c->ctx, r, s, r->flushes);
+	emit(c->ctx, r, s, r->count.flushes);
 	return true;
 }
 
-static enum rc_control negative_control(struct rc_config *c, uint64_t *s)
+/*
+ * Shown where writing back before the flush lost a write of every worker
+ * that wrote: the verdicts speak for each of them. Its record sums all
+ * its passes, each pass's samples after the last one's (they fit: a pass
+ * flushes once per RC_WRITER_PAGES, s has room for a flush per page of
+ * the cold region, 512 or more).
+ */
+static void negative_control(struct rc_config *c, uint64_t *s,
+			     struct report_control *ctl)
 {
 	uint32_t faults = xcall_faults();
+	struct rc_counts sum = {0};
 	unsigned n = 0;
 
+	report_control_init(ctl, "reclaim: negative control");
 	if (!c->writers)
-		return RC_CONTROL_NOT_RUN;
+		return;
 	control.accumulate = false;
 	while (n < RC_CONTROL_PASSES &&
 	       (!n || control.lost_workers < control.writing_workers)) {
-		if (!pass(c, &control, s) ||
+		if (!pass(c, &control, s + sum.flushes) ||
 		    responders_faulted(&control, faults))
-			return RC_CONTROL_NOT_RUN;
+			return;
+		rc_counts_add(&sum, &control.count);
 		control.accumulate = true;
 		n++;
 	}
-	emit(c->ctx, &control, s, control.flushes);
-	/* The verdicts speak for every worker: each must have lost one. */
-	if (control.lost && control.lost_workers == control.writing_workers) {
-		report_pass("reclaim: negative control: writing back before "
-			    "the flush lost %llu writes, of each of the %u "
-			    "workers (%u of at most %u passes)",
-			    (unsigned long long)control.lost,
-			    control.lost_workers, n, RC_CONTROL_PASSES);
-		return RC_CONTROL_LOST;
-	}
-	if (control.lost)
-		report_skip("reclaim: negative control",
-			    "writing back before the flush lost %llu writes, "
-			    "but of only %u of the %u workers in %u passes: "
-			    "the check cannot prove anything for the others",
-			    (unsigned long long)control.lost,
-			    control.lost_workers, control.writing_workers, n);
+	control.count = sum;
+	control.passes = n;
+	emit(c->ctx, &control, s, sum.flushes);
+	if (control.count.lost &&
+	    control.lost_workers == control.writing_workers)
+		report_control_shown(ctl,
+				     "writing back before the flush lost %llu "
+				     "writes, of each of the %u workers (%u of "
+				     "at most %u passes)",
+				     (unsigned long long)control.count.lost,
+				     control.lost_workers, n,
+				     RC_CONTROL_PASSES);
+	else if (control.count.lost)
+		report_control_missed(ctl,
+				      "writing back before the flush lost %llu "
+				      "writes, but of only %u of the %u "
+				      "workers in %u passes",
+				      (unsigned long long)control.count.lost,
+				      control.lost_workers,
+				      control.writing_workers, n);
 	else
-		report_skip("reclaim: negative control",
-			    "writing back before the flush lost no write in "
-			    "%u passes: this machine shows no stale "
-			    "translation here, so the check cannot prove "
-			    "anything",
-			    n);
-	return RC_CONTROL_KEPT;
+		report_control_missed(ctl,
+				      "writing back before the flush lost no "
+				      "write in %u passes: this machine shows "
+				      "no stale translation here",
+				      n);
 }
 
 void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 {
 	static struct rc_config c;
 	bool ran[NRUNS] = {false};
-	enum rc_control ctl;
+	struct report_control ctl;
 	uint32_t faults = xcall_faults();
 	uint64_t *s;
 
@@ -446,11 +450,13 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 	}
 	check_ratio(ran);
 	/* First the control: whether a lost write can be seen at all. */
-	ctl = xcall_faults() == faults ? negative_control(&c, s)
-				       : RC_CONTROL_NOT_RUN;
+	if (xcall_faults() == faults)
+		negative_control(&c, s, &ctl);
+	else
+		report_control_init(&ctl, "reclaim: negative control");
 	for (size_t i = 0; i < NRUNS; i++)
 		if (ran[i])
-			check_lost(&runs[i], c.writers, ctl);
+			check_lost(&runs[i], c.writers, &ctl);
 	rc_release(&c);
 	bench_free(s, c.cold_pages);
 }

@@ -346,7 +346,7 @@ static void free_frames(uint64_t first, unsigned n)
  */
 static void encoding_refused(struct rc_run *run, int err)
 {
-	if (!run->refused++)
+	if (!run->count.refused++)
 		run->refused_err = err;
 	flush_everywhere(&others, false);
 }
@@ -386,7 +386,7 @@ static void flush(struct rc_run *run, uint64_t first, unsigned n)
 	struct flush_plan plan;
 	int err;
 
-	run->flushes++;
+	run->count.flushes++;
 	err = flush_prepare(&plan, &req, insn, RC_INSNS);
 	if (err) {
 		encoding_refused(run, err);
@@ -400,7 +400,7 @@ static uint64_t tick_icr0;		     /* IPIs sent before page_out */
 
 /*
  * Between two flush units, outside their samples: a progress line and a
- * tick record when due. Their cost goes to run->ticks, left out of the
+ * tick record when due. Their cost goes to run->count.ticks, left out of the
  * pages per second.
  */
 static void between_units(struct rc_run *run, uint64_t done)
@@ -438,7 +438,7 @@ static void between_units(struct rc_run *run, uint64_t done)
 		json_end_array(&rec.j);
 		record_end(&rec);
 	}
-	run->ticks += rdtsc() - t0;
+	run->count.ticks += rdtsc() - t0;
 }
 
 static void page_out(struct rc_run *run, uint64_t *samples)
@@ -449,7 +449,6 @@ static void page_out(struct rc_run *run, uint64_t *samples)
 				: run->batch;
 	uint64_t n = pass_pages, k = 0;
 
-	run->ticks = 0;
 	tick_icr0 = apic_icr_writes[0];
 	for (unsigned w = 0; w < cur->workers && w < BENCH_TICK_CPUS; w++)
 		tick_reads[w] = workers[w].reads;
@@ -480,32 +479,30 @@ static void page_out(struct rc_run *run, uint64_t *samples)
 		free_frames(first, b);
 		samples[k] = rdtsc_ordered() - t0;
 	}
-	run->pages = n;
+	run->count.pages = n;
 }
 
 /*
- * Each page's swap copy must hold the last write that succeeded. Page p
- * is written by worker p % workers only: run->lost_workers counts the
- * workers that lost one (in this pass, or with run->accumulate in this
- * and the passes before), of run->writing_workers (those with a page in
- * this pass).
+ * Each page's swap copy must hold the last write that succeeded; this
+ * pass's pages that do not are its lost writes. Page p is written by
+ * worker p % workers only: run->lost_workers counts the workers that lost
+ * one (in this pass, or with run->accumulate in this and the passes
+ * before), of run->writing_workers (those with a page in this pass).
  */
 static void lost_writes(struct rc_run *run)
 {
 	static bool lost_by[MAX_CPUS];
 	unsigned nw = cur->workers;
 
-	if (!run->accumulate) {
-		run->lost = 0;
+	if (!run->accumulate)
 		for (unsigned w = 0; w < nw; w++)
 			lost_by[w] = false;
-	}
 	run->writing_workers = nw < pass_pages ? nw : (unsigned)pass_pages;
 	for (uint64_t p = 0; p < pass_pages; p++) {
 		if (*(volatile uint64_t *)phys_to_virt(
 			    swap_pa + p * PAGE_SIZE) == last_write[p])
 			continue;
-		run->lost++;
+		run->count.lost++;
 		lost_by[p % nw] = true;
 	}
 	run->lost_workers = 0;
@@ -606,7 +603,7 @@ bool rc_run_strategy(const struct rc_config *cfg, struct rc_run *run,
 	cur = cfg;
 	writing = run->writers;
 	pass_pages = rc_pass_pages(cfg, run);
-	run->refused = 0;
+	run->count = (struct rc_counts){0};
 	if (!map_cold())
 		return false;
 	cpus_others(&others);
@@ -625,15 +622,15 @@ bool rc_run_strategy(const struct rc_config *cfg, struct rc_run *run,
 	page_out(run, samples);
 	t2 = rdtsc_ordered();
 	snapshot(2);
-	run->icr = apic_icr_writes[0] - icr0;
-	run->irqs = xcall_irqs_sum(&cpus_online) - irq0;
+	run->count.icr = apic_icr_writes[0] - icr0;
+	run->count.irqs = xcall_irqs_sum(&cpus_online) - irq0;
 	stop_workers();
 	pf_expect_end(NULL);
-	run->cycles = t2 - t1;
+	run->count.cycles = t2 - t1;
 	if (run->writers)
 		lost_writes(run);
 	else {
-		run->lost = 0;
+		run->count.lost = 0;
 		losses(run, t1 - t0, t2 - t1);
 	}
 	return true;

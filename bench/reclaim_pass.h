@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "bench/params.h"
+#include "bench/reclaim_counts.h"
 #include "mm/layout.h"
 #include "smp/cpumask.h"
 
@@ -49,21 +50,18 @@ struct rc_run {
 	 * faults.
 	 */
 	bool writers;
-	/* measured */
-	uint64_t pages, flushes, icr, irqs, cycles, lost;
+	struct rc_counts count; /* this pass's */
 	/* Workers that lost a write, of those that wrote in this pass. */
 	unsigned lost_workers, writing_workers;
 	/*
-	 * A writer pass adds its lost writes, and the workers that lost
-	 * one, to the previous pass's (the negative control's passes).
+	 * A writer pass adds the workers that lost a write to those of the
+	 * previous pass (the negative control's passes).
 	 */
 	bool accumulate;
+	unsigned passes; /* the negative control's: how many it took */
 	int64_t loss_pct, loss_min, loss_median;
 	uint64_t base_reads, during_reads;
-	uint64_t ticks;	  /* cycles spent printing ticks and progress */
-	uint64_t refused; /* INVLPGB requests the encoder refused (counted
-			     here, reported by the caller) */
-	int refused_err;  /* the first one's error */
+	int refused_err; /* the first refused INVLPGB's error */
 };
 
 struct rc_config {

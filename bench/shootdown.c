@@ -8,21 +8,14 @@
 #include "smp/percpu.h"
 #include "bench/shootdown_pages.h"
 
-static void build_lists(struct sd_sweep *sw, const struct bench_params *p,
+static void build_lists(struct sd_config *sw, const struct bench_params *p,
 			const struct param_list *targets, unsigned responders)
 {
 	struct diag_sink d = {bench_diag, NULL};
 	struct param_list t;
 
-	for (uint32_t i = 0; i < p->pages.n; i++) {
-		if (p->pages.v[i] > SD_MAX_PAGES) {
-			report_info("shootdown: pages=%u is more than the %u "
-				    "this experiment maps: left out",
-				    p->pages.v[i], SD_MAX_PAGES);
-			continue;
-		}
+	for (uint32_t i = 0; i < p->pages.n; i++) /* 1..SD_MAX_PAGES */
 		sw->pages[sw->npages++] = p->pages.v[i];
-	}
 	params_resolve_targets(targets, responders, &t, &d);
 	for (uint32_t i = 0; i < t.n && i < SWEEP_MAX; i++)
 		sw->targets[sw->ntargets++] = t.v[i];
@@ -31,7 +24,7 @@ static void build_lists(struct sd_sweep *sw, const struct bench_params *p,
 }
 
 /* delay_handler=: a test aid, said out loud so no one takes its times. */
-static void shootdown_delay(struct sd_sweep *sw, const struct param_delay *d)
+static void shootdown_delay(struct sd_config *sw, const struct param_delay *d)
 {
 	if (!d->on)
 		return;
@@ -52,14 +45,14 @@ static void shootdown_delay(struct sd_sweep *sw, const struct param_delay *d)
 void shootdown_run(const struct bench_params *p, struct bench_ctx *ctx)
 {
 	unsigned responders = cpumask_count(&cpus_online) - 1;
-	struct sd_sweep sw = {.samples = ctx->size.sd_samples,
-			      .warmup = ctx->size.sd_warmup,
-			      .seed = p->seed,
-			      .handler_timing = p->handler_timing,
-			      .bug = p->invlpgb.bug,
-			      .inject_nmi = p->inject_nmi,
-			      .inject_oom = p->inject_oom,
-			      .ctx = ctx};
+	struct sd_config sw = {.samples = ctx->size.sd_samples,
+			       .warmup = ctx->size.sd_warmup,
+			       .seed = p->seed,
+			       .handler_timing = p->handler_timing,
+			       .bug = p->invlpgb.bug,
+			       .inject_nmi = p->inject_nmi,
+			       .inject_oom = p->inject_oom,
+			       .ctx = ctx};
 
 	if (!responders) {
 		report_skip("shootdown", "needs at least 2 cpus online");

@@ -17,7 +17,7 @@
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
-struct sd sd;
+struct sd_pages sd_pages;
 
 static inline volatile uint64_t *page_va(unsigned i)
 {
@@ -26,7 +26,7 @@ static inline volatile uint64_t *page_va(unsigned i)
 
 bool sd_setup(void)
 {
-	if (sd.ready)
+	if (sd_pages.ready)
 		return true;
 	for (int s = 0; s < 2; s++) {
 		for (unsigned i = 0; i < SD_MAX_PAGES; i++) {
@@ -35,19 +35,19 @@ bool sd_setup(void)
 			if (!pa)
 				return false;
 			*(volatile uint64_t *)phys_to_virt(pa) = pa;
-			sd.frames[s][i] = pa;
+			sd_pages.frames[s][i] = pa;
 		}
 	}
-	sd.pte_flags = PTE_P | PTE_W | pte_nx();
+	sd_pages.pte_flags = PTE_P | PTE_W | pte_nx();
 	for (unsigned i = 0; i < SD_MAX_PAGES; i++) {
-		if (vm_map((uint64_t)page_va(i), sd.frames[0][i], PT_4K,
-			   sd.pte_flags, NULL) != PT_OK)
+		if (vm_map((uint64_t)page_va(i), sd_pages.frames[0][i], PT_4K,
+			   sd_pages.pte_flags, NULL) != PT_OK)
 			return false;
-		sd.pte[i] = vm_pte_slot((uint64_t)page_va(i));
-		if (!sd.pte[i])
+		sd_pages.pte[i] = vm_pte_slot((uint64_t)page_va(i));
+		if (!sd_pages.pte[i])
 			return false;
 	}
-	sd.ready = true;
+	sd_pages.ready = true;
 	return true;
 }
 
@@ -58,9 +58,10 @@ bool sd_setup(void)
 void sd_flip(unsigned k)
 {
 	for (unsigned i = 0; i < k; i++) {
-		sd.side[i] ^= 1;
-		__atomic_store_n(sd.pte[i],
-				 sd.frames[sd.side[i]][i] | sd.pte_flags,
+		sd_pages.side[i] ^= 1;
+		__atomic_store_n(sd_pages.pte[i],
+				 sd_pages.frames[sd_pages.side[i]][i] |
+					 sd_pages.pte_flags,
 				 __ATOMIC_RELAXED);
 	}
 }
@@ -72,13 +73,14 @@ void sd_flip(unsigned k)
  */
 void sd_set_global(bool global)
 {
-	uint64_t flags = (sd.pte_flags & ~PTE_G) | (global ? PTE_G : 0);
+	uint64_t flags = (sd_pages.pte_flags & ~PTE_G) | (global ? PTE_G : 0);
 
-	if (flags == sd.pte_flags)
+	if (flags == sd_pages.pte_flags)
 		return;
-	sd.pte_flags = flags;
+	sd_pages.pte_flags = flags;
 	for (unsigned i = 0; i < SD_MAX_PAGES; i++)
-		__atomic_store_n(sd.pte[i], sd.frames[sd.side[i]][i] | flags,
+		__atomic_store_n(sd_pages.pte[i],
+				 sd_pages.frames[sd_pages.side[i]][i] | flags,
 				 __ATOMIC_RELAXED);
 }
 
@@ -98,10 +100,10 @@ void sd_verify(void *arg)
 	unsigned k = (unsigned)(uintptr_t)arg, cpu = this_cpu();
 
 	for (unsigned i = 0; i < k; i++) {
-		if (*page_va(i) != sd.frames[sd.side[i]][i]) {
-			if (!sd.stale[cpu])
-				sd.stale_va[cpu] = (uint64_t)page_va(i);
-			sd.stale[cpu]++;
+		if (*page_va(i) != sd_pages.frames[sd_pages.side[i]][i]) {
+			if (!sd_pages.stale[cpu])
+				sd_pages.stale_va[cpu] = (uint64_t)page_va(i);
+			sd_pages.stale[cpu]++;
 		}
 	}
 }

@@ -5,13 +5,15 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "bench/params.h"
 #include "mm/layout.h"
 #include "smp/cpumask.h"
 
 #define SD_BASE	     (EXPERIMENT_BASE + (16ull << 30))
-#define SD_MAX_PAGES 512
+#define SD_MAX_PAGES PARAM_PAGES_MAX /* pages= allows no more */
 
-struct sd {
+/* The pages every configuration flushes, and what the verifier saw. */
+struct sd_pages {
 	bool ready;
 	uint8_t side[SD_MAX_PAGES];	      /* which frame page i maps */
 	uint64_t frames[2][SD_MAX_PAGES];     /* tagged with their address */
@@ -21,7 +23,7 @@ struct sd {
 	volatile uint64_t stale_va[MAX_CPUS]; /* the first one's address */
 };
 
-extern struct sd sd;
+extern struct sd_pages sd_pages;
 
 /* Maps SD_MAX_PAGES pages to frame set 0 (once). */
 bool sd_setup(void);

@@ -58,8 +58,9 @@ struct tally {
  * A sweep's state (or the pilot's), handed down from shootdown_sweep():
  * this configuration's responders, the tallies the verdicts come from.
  */
-struct sweep {
-	const struct sd_sweep *sw;
+/* The sweep while it runs: this configuration, the tallies so far. */
+struct sweep_state {
+	const struct sd_config *sw;
 	struct cpumask resp;
 	unsigned nresp;
 	const char *distance; /* one responder of this class, or NULL */
@@ -78,7 +79,7 @@ static const enum flush_how strategy_how[S_COUNT] = {
 };
 
 /* delay_handler=: the busy-wait of this variant's handlers, or 0. */
-static uint64_t delay_of(const struct variant *v, const struct sd_sweep *sw)
+static uint64_t delay_of(const struct variant *v, const struct sd_config *sw)
 {
 	return v->s == sw->delay_strategy ? sw->delay_cycles : 0;
 }
@@ -87,9 +88,9 @@ static uint64_t delay_of(const struct variant *v, const struct sd_sweep *sw)
  * The variant's flush of k pages to this configuration's responders, as
  * bench/flush.c plans it; the encoder's error, if INVLPGB was refused.
  */
-static int plan_variant(struct sweep *st, struct variant *v, unsigned k)
+static int plan_variant(struct sweep_state *st, struct variant *v, unsigned k)
 {
-	const struct sd_sweep *sw = st->sw;
+	const struct sd_config *sw = st->sw;
 	struct flush_req req = {.how = strategy_how[v->s],
 				.va = SD_BASE,
 				.pages = k,
@@ -112,12 +113,12 @@ static uint64_t take_stale(unsigned *cpu_out, uint64_t *va_out)
 	uint64_t sum = 0;
 
 	for (unsigned cpu = 0; cpu < nr_cpus; cpu++) {
-		if (sd.stale[cpu] && !sum) {
+		if (sd_pages.stale[cpu] && !sum) {
 			*cpu_out = cpu;
-			*va_out = sd.stale_va[cpu];
+			*va_out = sd_pages.stale_va[cpu];
 		}
-		sum += sd.stale[cpu];
-		sd.stale[cpu] = 0;
+		sum += sd_pages.stale[cpu];
+		sd_pages.stale[cpu] = 0;
 	}
 	return sum;
 }
@@ -137,7 +138,7 @@ static uint64_t take_stale(unsigned *cpu_out, uint64_t *va_out)
  * that warms the next sample (sd_touch on every CPU) runs the same
  * handler path first, so little of that path is cold when it is timed.
  */
-static void clean_tlbs(struct sweep *st)
+static void clean_tlbs(struct sweep_state *st)
 {
 	flush_everywhere(&st->resp, true);
 }
@@ -176,7 +177,7 @@ static void keep(struct variant *v, const struct cpumask *resp, uint64_t cycles,
  * One sample of one variant: warm, change, time the flush, verify; the
  * stale reads are this sample's, charged to this variant; then clean.
  */
-static void sample(struct sweep *st, struct variant *v, unsigned k,
+static void sample(struct sweep_state *st, struct variant *v, unsigned k,
 		   unsigned index)
 {
 	const struct cpumask *resp = &st->resp;
@@ -228,9 +229,9 @@ static uint64_t expected_ipis(enum strategy s, unsigned k, unsigned nresp)
 	return (s == S_IPI_PAGE ? k : 1) * (uint64_t)nresp;
 }
 
-static void finish(struct sweep *st, struct variant *v, unsigned k)
+static void finish(struct sweep_state *st, struct variant *v, unsigned k)
 {
-	const struct sd_sweep *sw = st->sw;
+	const struct sd_config *sw = st->sw;
 	struct tally *t = &st->tally[v->s][v->mode == IPI_BROADCAST][v->global];
 	unsigned nresp = st->nresp;
 	uint64_t per = (uint64_t)sw->samples + sw->warmup, stale = v->stale;
@@ -314,7 +315,7 @@ static void finish(struct sweep *st, struct variant *v, unsigned k)
  * in (0), which needs CR4.PCIDE on: the sweep turns it on everywhere
  * where CPUID has PCID. Without it, INVLPGB does not run at all.
  */
-static bool invlpgb_runs(const struct sd_sweep *sw)
+static bool invlpgb_runs(const struct sd_config *sw)
 {
 	return sw->invlpgb_max_pages &&
 	       (sw->bug != PARAM_BUG_PCID || (read_cr4() & CR4_PCIDE));
@@ -337,7 +338,7 @@ static void pcide_off(void *unused)
  * CR4.PCIDE on (or back off) on every CPU, for bug=pcid only; false if
  * this CPU has no PCID (a SKIP says so when turning it on).
  */
-static bool pcid_bug(const struct sd_sweep *sw, bool on)
+static bool pcid_bug(const struct sd_config *sw, bool on)
 {
 	struct cpumask others;
 
@@ -370,7 +371,7 @@ static bool has_global_variant(enum strategy s)
 }
 
 /* Adds v to the list if it can be planned; a refused encoding FAILs. */
-static void add_variant(struct sweep *st, struct variant *list, size_t *n,
+static void add_variant(struct sweep_state *st, struct variant *list, size_t *n,
 			struct variant v, unsigned k, bool report)
 {
 	int err = plan_variant(st, &v, k);
@@ -391,10 +392,10 @@ static void add_variant(struct sweep *st, struct variant *list, size_t *n,
  * The variants of configuration (k pages, the responders), each with its
  * flush planned; report: say what the encoder refused.
  */
-static size_t build_variants(struct sweep *st, struct variant *v, unsigned k,
-			     bool report)
+static size_t build_variants(struct sweep_state *st, struct variant *v,
+			     unsigned k, bool report)
 {
-	const struct sd_sweep *sw = st->sw;
+	const struct sd_config *sw = st->sw;
 	bool all = st->nresp == cpumask_count(&cpus_online) - 1;
 	size_t n = 0;
 
@@ -421,7 +422,7 @@ static size_t build_variants(struct sweep *st, struct variant *v, unsigned k,
 	return n;
 }
 
-static void choose_responders(struct sweep *st, unsigned t)
+static void choose_responders(struct sweep_state *st, unsigned t)
 {
 	unsigned cpu;
 
@@ -435,7 +436,7 @@ static void choose_responders(struct sweep *st, unsigned t)
 	}
 }
 
-static bool alloc_variant(struct variant *v, const struct sd_sweep *sw,
+static bool alloc_variant(struct variant *v, const struct sd_config *sw,
 			  unsigned nresp)
 {
 	v->samples = bench_alloc(sw->samples);
@@ -445,7 +446,7 @@ static bool alloc_variant(struct variant *v, const struct sd_sweep *sw,
 	return v->samples && v->handler;
 }
 
-static void free_variant(struct variant *v, const struct sd_sweep *sw,
+static void free_variant(struct variant *v, const struct sd_config *sw,
 			 unsigned nresp)
 {
 	bench_free(v->samples, sw->samples);
@@ -465,7 +466,7 @@ static void free_variant(struct variant *v, const struct sd_sweep *sw,
  * answering is taken out), so that the records' targets are the CPUs
  * actually flushed; false if none is left.
  */
-static bool prune_responders(struct sweep *st)
+static bool prune_responders(struct sweep_state *st)
 {
 	cpumask_and(&st->resp, &st->resp, &cpus_online);
 	st->nresp = cpumask_count(&st->resp);
@@ -476,7 +477,8 @@ static bool prune_responders(struct sweep *st)
  * A responder missed a wait (or answered late) during this configuration:
  * its samples hold that wait, and perhaps rounds without that CPU.
  */
-static void discard(struct sweep *st, struct variant *v, size_t nv, unsigned k)
+static void discard(struct sweep_state *st, struct variant *v, size_t nv,
+		    unsigned k)
 {
 	report_fail("shootdown: responders",
 		    "%u pages, %u targets: a responder did not answer in "
@@ -493,10 +495,10 @@ static void discard(struct sweep *st, struct variant *v, size_t nv, unsigned k)
  * freeing what this configuration holds (the records already printed
  * stay; the next experiment runs).
  */
-static void out_of_memory(struct sweep *st, struct variant *v, size_t n,
+static void out_of_memory(struct sweep_state *st, struct variant *v, size_t n,
 			  unsigned k)
 {
-	const struct sd_sweep *sw = st->sw;
+	const struct sd_config *sw = st->sw;
 	const struct variant *x = &v[n - 1];
 
 	report_fail("shootdown: out of memory",
@@ -513,10 +515,10 @@ static void out_of_memory(struct sweep *st, struct variant *v, size_t n,
 }
 
 /* Every sample of one variant list, or until a responder missed a wait. */
-static void run_samples(struct sweep *st, struct variant *v, size_t nv,
+static void run_samples(struct sweep_state *st, struct variant *v, size_t nv,
 			unsigned k, struct rng *rng, uint32_t faults)
 {
-	const struct sd_sweep *sw = st->sw;
+	const struct sd_config *sw = st->sw;
 	uint32_t order[MAX_VARIANTS];
 	unsigned total = sw->warmup + sw->samples;
 
@@ -547,9 +549,9 @@ static void run_samples(struct sweep *st, struct variant *v, size_t nv,
 }
 
 /* Every sample of configuration (k pages, resp); false: out of memory. */
-static bool run_config(struct sweep *st, unsigned k, struct rng *rng)
+static bool run_config(struct sweep_state *st, unsigned k, struct rng *rng)
 {
-	const struct sd_sweep *sw = st->sw;
+	const struct sd_config *sw = st->sw;
 	struct variant v[MAX_VARIANTS];
 	uint32_t faults = xcall_faults();
 	size_t nv;
@@ -585,7 +587,7 @@ static unsigned responders_without_stale(const struct cpumask *resp,
 	unsigned cpu, n = 0;
 
 	for_each_cpu(cpu, resp) {
-		if (sd.stale[cpu])
+		if (sd_pages.stale[cpu])
 			continue;
 		if (!n++)
 			*first = cpu;
@@ -595,77 +597,59 @@ static unsigned responders_without_stale(const struct cpumask *resp,
 
 /*
  * Changes PTEs and never flushes: every responder must then read stale
- * data, or the verifier cannot prove anything for it. True only if each
+ * data, or the verifier cannot prove anything for it. Shown only if each
  * one did (the initiator's own reads do not count: no verdict speaks for
  * it alone).
  */
-static bool negative_control(struct sweep *st)
+static void negative_control(struct sweep_state *st, struct report_control *ctl)
 {
 	unsigned k = st->sw->pages[st->sw->npages - 1], cpu = 0, blind;
 	unsigned first = 0, nresp;
 	uint64_t stale, va = 0;
 
+	report_control_init(ctl, "shootdown: negative control");
 	choose_responders(st, cpumask_count(&cpus_online) - 1);
 	nresp = st->nresp;
 	if (!nresp) { /* every other CPU was taken out of the run */
-		report_skip("shootdown: negative control",
-			    "no responder is left in the run");
-		return false;
+		report_control_missed(ctl, "no responder is left in the run");
+		return;
 	}
 	sd_set_global(false);
 	on_cpumask(&st->resp, sd_touch, (void *)(uintptr_t)k, IPI_EACH);
 	sd_touch((void *)(uintptr_t)k);
 	sd_flip(k);
 	on_cpumask(&st->resp, sd_verify, (void *)(uintptr_t)k, IPI_EACH);
-	sd.stale[this_cpu()] = 0;
+	sd_pages.stale[this_cpu()] = 0;
 	blind = responders_without_stale(&st->resp, &first);
 	stale = take_stale(&cpu, &va);
 	/* Leave every TLB clean for whatever runs next. */
 	clean_tlbs(st);
-	if (!blind) {
-		report_pass("shootdown: negative control: %llu stale reads "
-			    "of %u pages on %u responders without a flush, "
-			    "each had some",
-			    (unsigned long long)stale, k, nresp);
-		return true;
-	}
-	if (stale)
-		report_skip("shootdown: negative control",
-			    "%u of %u responders (the first: cpu %u) read "
-			    "no stale data without a flush: the verifier "
-			    "cannot prove anything for them",
-			    blind, nresp, first);
+	if (!blind)
+		report_control_shown(ctl,
+				     "%llu stale reads of %u pages on %u "
+				     "responders without a flush, each had "
+				     "some",
+				     (unsigned long long)stale, k, nresp);
+	else if (stale)
+		report_control_missed(ctl,
+				      "%u of %u responders (the first: cpu "
+				      "%u) read no stale data without a flush",
+				      blind, nresp, first);
 	else
-		report_skip("shootdown: negative control",
-			    "no stale read without a flush: the verifier "
-			    "cannot prove anything on this machine");
-	return false;
+		report_control_missed(ctl, "no stale read without a flush");
 }
 
-/*
- * Stale reads under a flush always fail. None proves the flush only where
- * the negative control showed that every responder keeps stale entries.
- */
+/* Stale reads under a flush, as the negative control decides. */
 static void verdict(const struct tally *t, int s, int m, int g,
-		    bool control_saw_stale)
+		    const struct report_control *ctl)
 {
 	const char *mode = s == S_INVLPGB ? ""
 			   : m		  ? " (broadcast)"
 					  : " (unicast)";
 	char name[96];
 
-	ksnprintf(name, sizeof(name), "shootdown: %s%s: no stale reads",
-		  name_of(s, g), mode);
-	if (t->stale)
-		report_fail(name, "%llu stale reads",
-			    (unsigned long long)t->stale);
-	else if (!control_saw_stale)
-		report_skip(name, "0 stale reads, but the negative control "
-				  "did not show stale data on every "
-				  "responder without a flush, so this "
-				  "proves nothing");
-	else
-		report_pass("%s", name);
+	report_gated(ctl, t->stale, "stale reads", NULL,
+		     "shootdown: %s%s: no stale reads", name_of(s, g), mode);
 	ksnprintf(name, sizeof(name),
 		  "shootdown: %s%s: ipis_sent and irqs_received exact",
 		  name_of(s, g), mode);
@@ -676,14 +660,15 @@ static void verdict(const struct tally *t, int s, int m, int g,
 			     "counts differ from pages x targets");
 }
 
-static void verdicts(const struct sweep *st, bool control_saw_stale)
+static void verdicts(const struct sweep_state *st,
+		     const struct report_control *ctl)
 {
 	for (int s = 0; s < S_COUNT; s++)
 		for (int m = 0; m < 2; m++)
 			for (int g = 0; g < 2; g++)
 				if (st->tally[s][m][g].configs)
 					verdict(&st->tally[s][m][g], s, m, g,
-						control_saw_stale);
+						ctl);
 }
 
 /* The distance class of cpu if it is that class's representative, or -1. */
@@ -709,7 +694,7 @@ static void progress(struct bench_progress *pr, unsigned done, unsigned total)
  * Every page count of the sweep to this configuration's responders;
  * false: out of memory, the sweep stops.
  */
-static bool run_pages(struct sweep *st, struct rng *rng, unsigned *done,
+static bool run_pages(struct sweep_state *st, struct rng *rng, unsigned *done,
 		      unsigned total)
 {
 	for (unsigned p = 0; p < st->sw->npages; p++) {
@@ -724,8 +709,9 @@ static bool run_pages(struct sweep *st, struct rng *rng, unsigned *done,
  * Every responder count; covered[k]: a 1-target configuration was
  * distance class k's representative, so that class is not run again.
  */
-static bool sweep_targets(struct sweep *st, struct rng *rng, unsigned *done,
-			  unsigned total, bool covered[TOPO_CLASSES])
+static bool sweep_targets(struct sweep_state *st, struct rng *rng,
+			  unsigned *done, unsigned total,
+			  bool covered[TOPO_CLASSES])
 {
 	for (unsigned t = 0; t < st->sw->ntargets; t++) {
 		int k;
@@ -751,8 +737,9 @@ static bool sweep_targets(struct sweep *st, struct rng *rng, unsigned *done,
 }
 
 /* One responder from each distance class the machine has. */
-static void sweep_classes(struct sweep *st, struct rng *rng, unsigned *done,
-			  unsigned total, const bool covered[TOPO_CLASSES])
+static void sweep_classes(struct sweep_state *st, struct rng *rng,
+			  unsigned *done, unsigned total,
+			  const bool covered[TOPO_CLASSES])
 {
 	char note[96];
 
@@ -784,12 +771,13 @@ static void sweep_classes(struct sweep *st, struct rng *rng, unsigned *done,
 	}
 }
 
-void shootdown_sweep(const struct sd_sweep *sw)
+void shootdown_sweep(const struct sd_config *sw)
 {
 	/* 12 KiB of encodings: off the stack */
-	static struct sweep st;
+	static struct sweep_state st;
 	unsigned done = 0, total = sw->npages * sw->ntargets;
 	bool covered[TOPO_CLASSES] = {false};
+	struct report_control ctl;
 	struct rng rng;
 
 	/* and a sweep per distance class, unless the 1-target one was it */
@@ -801,7 +789,7 @@ void shootdown_sweep(const struct sd_sweep *sw)
 		report_fail("shootdown: setup", "out of memory for the pages");
 		return;
 	}
-	st = (struct sweep){.sw = sw, .nmi_due = sw->inject_nmi};
+	st = (struct sweep_state){.sw = sw, .nmi_due = sw->inject_nmi};
 	if (sw->inject_oom)
 		inject_oom_begin(OOM_GRANTS, "shootdown");
 	rng_seed(&rng, sw->seed);
@@ -821,7 +809,8 @@ void shootdown_sweep(const struct sd_sweep *sw)
 	else if (sw->inject_nmi)
 		inject_nmi_check("shootdown", st.nmi_discards);
 	xcall_time_handlers(false);
-	verdicts(&st, negative_control(&st));
+	negative_control(&st, &ctl);
+	verdicts(&st, &ctl);
 	pcid_bug(sw, false);
 	if (sw->inject_oom)
 		inject_oom_end("shootdown");
@@ -838,15 +827,15 @@ void shootdown_sweep(const struct sd_sweep *sw)
  * costs depends on more than the primitives' costs (the verifier's reads,
  * how TCG schedules vCPUs), so it is measured rather than derived.
  */
-bool shootdown_pilot(const struct sd_sweep *sw, const uint32_t ks[2],
+bool shootdown_pilot(const struct sd_config *sw, const uint32_t ks[2],
 		     uint64_t corner[2][2])
 {
-	static struct sweep st; /* as shootdown_sweep()'s */
+	static struct sweep_state st; /* as shootdown_sweep()'s */
 	unsigned ts[2] = {1, cpumask_count(&cpus_online) - 1};
 
 	if (!ts[1] || !sd_setup())
 		return false;
-	st = (struct sweep){.sw = sw};
+	st = (struct sweep_state){.sw = sw};
 	xcall_time_handlers(sw->handler_timing);
 	for (int t = 0; t < 2; t++) {
 		choose_responders(&st, ts[t]);

@@ -22,7 +22,8 @@ extern const char *const strategy_names[S_COUNT];
 
 #define SWEEP_MAX 32
 
-struct sd_sweep {
+/* What the sweep covers: the command line's lists, resolved. */
+struct sd_config {
 	unsigned pages[SWEEP_MAX], npages;
 	unsigned targets[SWEEP_MAX], ntargets; /* resolved: 1..N-1 */
 	bool strategy[S_COUNT];
@@ -41,10 +42,10 @@ struct sd_sweep {
 	struct bench_ctx *ctx; /* records, progress */
 };
 
-void shootdown_sweep(const struct sd_sweep *sw);
+void shootdown_sweep(const struct sd_config *sw);
 
 /* The time budget's pilot (shootdown_sweep.c); false if it could not run. */
-bool shootdown_pilot(const struct sd_sweep *sw, const uint32_t ks[2],
+bool shootdown_pilot(const struct sd_config *sw, const uint32_t ks[2],
 		     uint64_t corner[2][2]);
 
 #endif

@@ -148,6 +148,82 @@ bool report_check(bool ok, const char *name, const char *why_fmt, ...)
 	return false;
 }
 
+void report_control_init(struct report_control *c, const char *name)
+{
+	c->name = name;
+	c->shown = false;
+	ksnprintf(c->missed, sizeof(c->missed), "it did not run");
+}
+
+void report_control_shown(struct report_control *c, const char *what_fmt, ...)
+{
+	struct line l;
+	va_list ap;
+
+	c->shown = true;
+	c->missed[0] = '\0';
+	line_start(&l, "PASS");
+	line_addf(&l, "%s: ", c->name);
+	va_start(ap, what_fmt);
+	line_add(&l, what_fmt, ap);
+	va_end(ap);
+	__atomic_fetch_add(&rep.passed, 1, __ATOMIC_RELAXED);
+	line_emit(&l);
+}
+
+void report_control_missed(struct report_control *c, const char *what_fmt, ...)
+{
+	va_list ap;
+
+	c->shown = false;
+	va_start(ap, what_fmt);
+	kvsnprintf(c->missed, sizeof(c->missed), what_fmt, ap);
+	va_end(ap);
+	report_skip(c->name, "%s: the checks it decides prove nothing",
+		    c->missed);
+}
+
+void report_control_note(struct report_control *c, bool shown,
+			 const char *what_fmt, ...)
+{
+	va_list ap;
+
+	c->shown = shown;
+	va_start(ap, what_fmt);
+	kvsnprintf(c->missed, sizeof(c->missed), what_fmt, ap);
+	va_end(ap);
+}
+
+enum report_kind report_gate(unsigned long long bad, bool control_shown)
+{
+	if (bad)
+		return REPORT_FAIL;
+	return control_shown ? REPORT_PASS : REPORT_SKIP;
+}
+
+enum report_kind report_gated(const struct report_control *c,
+			      unsigned long long bad, const char *unit,
+			      const char *fail_why, const char *name_fmt, ...)
+{
+	enum report_kind kind = report_gate(bad, c->shown);
+	char name[REPORT_LINE_MAX / 2];
+	va_list ap;
+
+	va_start(ap, name_fmt);
+	kvsnprintf(name, sizeof(name), name_fmt, ap);
+	va_end(ap);
+	if (kind == REPORT_FAIL && fail_why)
+		report_fail(name, "%s", fail_why);
+	else if (kind == REPORT_FAIL)
+		report_fail(name, "%llu %s", bad, unit);
+	else if (kind == REPORT_SKIP)
+		report_skip(name, "0 %s, but that proves nothing (%s: %s)",
+			    unit, c->name, c->missed);
+	else
+		report_pass("%s", name);
+	return kind;
+}
+
 struct report_counts report_get_counts(void)
 {
 	return (struct report_counts){

@@ -8,6 +8,7 @@
  *   FAIL: <name>: <why>     report_fail("mm: alloc", "got %d", n)
  *   SKIP: <name>: <why>     report_skip("tlb: invlpgb", "CPUID 8000_0008 ...")
  *   INFO: <text>            report_info("cmdline: ...")
+ *   a check that a negative control decides: report_gated()
  *   @json {...}             record_begin() ... record_end()
  *   SUMMARY: ...            report_summary()
  *
@@ -51,6 +52,57 @@ void report_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* PASS: name, or FAIL: name: why. Returns ok. */
 bool report_check(bool ok, const char *name, const char *why_fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * A negative control: a check run with the flush left out on purpose,
+ * which must find the fault (a stale read, a lost write) that the checks
+ * it decides look for. Where it finds none, this machine cannot show the
+ * fault (it re-walks the page tables, its TLB evicts the entries, ...)
+ * and a check that finds none proves nothing (docs/experiments.md).
+ */
+struct report_control {
+	const char
+		*name; /* its verdict's, e.g. "shootdown: negative control" */
+	bool shown;    /* it found the fault wherever its checks speak */
+	char missed[REPORT_LINE_MAX / 2]; /* if not: what it found instead */
+};
+
+/* Not run yet: the checks it decides SKIP, saying it did not run. */
+void report_control_init(struct report_control *c, const char *name);
+/* PASS: name: what. The checks it decides can pass. */
+void report_control_shown(struct report_control *c, const char *what_fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* SKIP: name: what: the checks it decides prove nothing. */
+void report_control_missed(struct report_control *c, const char *what_fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * What a control found, without a verdict line of its own (a read before
+ * the invalidation, say): only the checks it decides report it.
+ */
+void report_control_note(struct report_control *c, bool shown,
+			 const char *what_fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+enum report_kind { REPORT_PASS, REPORT_FAIL, REPORT_SKIP };
+
+/*
+ * The rule a negative control sets: any bad result FAILs; none PASSes
+ * only where the control showed the fault, and SKIPs elsewhere.
+ */
+enum report_kind report_gate(unsigned long long bad, bool control_shown);
+
+/*
+ * A check the control c decides, by report_gate():
+ *   FAIL: <name>: <fail_why>, or <bad> <unit> where fail_why is NULL
+ *   PASS: <name>
+ *   SKIP: <name>: 0 <unit>, but that proves nothing (<c->name>: <missed>)
+ * unit names what is counted ("stale reads"). Returns the verdict.
+ */
+enum report_kind report_gated(const struct report_control *c,
+			      unsigned long long bad, const char *unit,
+			      const char *fail_why, const char *name_fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
 struct report_counts {
 	unsigned passed, failed, skipped;

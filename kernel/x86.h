@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Every x86 instruction the harness uses, as a tiny inline helper. This is
- * the only file (besides boot/ and the interrupt entry stubs) that contains
- * inline assembly, so that what touches the hardware is visible in one place.
+ * The x86 instructions that touch the hardware (CPUID, MSRs, control
+ * registers, TLB invalidation, port I/O, ...), each as a tiny inline
+ * helper, so that what touches the hardware is visible in one place.
+ * Other inline assembly: boot/, the interrupt entry stubs, and
+ * lib/memops.h's REP STOSQ/MOVSQ (portable memory copies, no hardware
+ * state).
  */
 #ifndef KERNEL_X86_H
 #define KERNEL_X86_H

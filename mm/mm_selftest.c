@@ -10,6 +10,7 @@
 #include "kernel/trap.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
+#include "lib/printf.h"
 #include "mm/mm_selftest.h"
 #include "mm/pagefault.h"
 #include "mm/vm.h"
@@ -62,7 +63,9 @@ static void check_map_rw(void)
  */
 static void check_remap(void)
 {
+	struct report_control ctl;
 	uint64_t stale, fresh;
+	char why[64];
 
 	(void)*test_word; /* the TLB now holds TEST_VA -> frame A */
 	if (!remap(TEST_VA, frame_b)) {
@@ -72,25 +75,17 @@ static void check_remap(void)
 	stale = *test_word;
 	invlpg((void *)TEST_VA);
 	fresh = *test_word;
-	if (fresh != PATTERN_B) {
-		report_fail("mm: remap + invlpg reads the new frame",
-			    "read %llx, expected %llx",
-			    (unsigned long long)fresh,
-			    (unsigned long long)PATTERN_B);
-		return;
-	}
-	if (stale != PATTERN_A) {
-		report_skip("mm: negative control",
-			    "this CPU re-walked the tables without INVLPG, so "
-			    "stale reads cannot be shown here");
-		report_skip("mm: remap + invlpg reads the new frame",
-			    "it did, but it did without INVLPG too (the "
-			    "negative control): this proves nothing here");
-		return;
-	}
-	report_pass("mm: negative control: stale translation seen without "
-		    "INVLPG");
-	report_pass("mm: remap + invlpg reads the new frame");
+	report_control_init(&ctl, "mm: negative control");
+	if (stale == PATTERN_A)
+		report_control_shown(&ctl, "stale translation seen without "
+					   "INVLPG");
+	else
+		report_control_missed(&ctl, "this CPU re-walked the tables "
+					    "without INVLPG");
+	ksnprintf(why, sizeof(why), "read %llx, expected %llx",
+		  (unsigned long long)fresh, (unsigned long long)PATTERN_B);
+	report_gated(&ctl, fresh != PATTERN_B, "reads of another frame", why,
+		     "mm: remap + invlpg reads the new frame");
 }
 
 /* A _safe access at addr must raise #PF with exactly `want` error bits. */

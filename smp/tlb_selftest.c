@@ -46,20 +46,21 @@ static uint64_t before(void)
 	return *word;
 }
 
+/* The new frame, read after the invalidation; the read before decides. */
 static void expect_current(const char *name, uint64_t before)
 {
+	struct report_control ctl = {.name = "the control"};
 	uint64_t seen = *word;
+	char why[80];
 
-	if (seen != frames[current])
-		report_fail(name, "read the tag of frame %#llx, expected %#llx",
-			    (unsigned long long)seen,
-			    (unsigned long long)frames[current]);
-	else if (before == frames[current])
-		report_skip(name, "the new frame was read before the "
-				  "invalidation too: this CPU re-walked the "
-				  "tables, so this proves nothing here");
-	else
-		report_pass("%s", name);
+	report_control_note(&ctl, before != frames[current],
+			    "the read before the invalidation saw the new "
+			    "frame too: this CPU re-walks the tables");
+	ksnprintf(
+		why, sizeof(why), "read the tag of frame %#llx, expected %#llx",
+		(unsigned long long)seen, (unsigned long long)frames[current]);
+	report_gated(&ctl, seen != frames[current], "reads of the old frame",
+		     why, "%s", name);
 }
 
 static bool setup(void)
@@ -147,54 +148,49 @@ static unsigned cpus_where(const uint64_t *v, uint64_t tag, bool want,
 /*
  * The negative control: the tags every CPU read after the remap and before
  * any invalidation. A CPU that read the new frame re-walked the tables, so
- * the check below says nothing about it. Returns how many kept the old one.
+ * the check below says nothing about it; shown where any CPU kept the old.
  */
-static unsigned control_verdict(uint64_t old)
+static void control_verdict(uint64_t old, struct report_control *ctl)
 {
 	unsigned stale, online = cpumask_count(&cpus_online);
 	char fresh[96] = "";
 
+	report_control_init(ctl, "tlb: invlpgb + tlbsync: negative control");
 	stale = online -
 		cpus_where(seen_before, old, false, fresh, sizeof(fresh));
 	if (!stale) {
-		report_skip("tlb: invlpgb + tlbsync: negative control",
-			    "no cpu read the old frame after the remap "
-			    "without INVLPGB: they re-walk the tables, so "
-			    "stale entries cannot be shown here");
-		return 0;
+		report_control_missed(ctl, "no cpu read the old frame after "
+					   "the remap without INVLPGB: they "
+					   "re-walk the tables");
+		return;
 	}
-	report_pass("tlb: invlpgb + tlbsync: negative control: %u of %u "
-		    "cpus kept the old translation without it",
-		    stale, online);
+	report_control_shown(ctl,
+			     "%u of %u cpus kept the old translation "
+			     "without it",
+			     stale, online);
 	if (stale < online)
 		report_info("tlb: invlpgb + tlbsync: cpu %s read the new "
 			    "frame without INVLPGB: the check does not speak "
 			    "for them",
 			    fresh);
-	return stale;
 }
 
 /* Every CPU must read the new frame; the control decides what that is worth. */
 static void invlpgb_verdict(uint64_t old)
 {
-	unsigned stale = control_verdict(old);
-	char cpus[96] = "";
+	struct report_control ctl;
+	char cpus[96] = "", why[200];
 	unsigned bad = cpus_where(seen_after, frames[current], false, cpus,
 				  sizeof(cpus));
 
-	if (bad)
-		report_fail(INVLPGB_CHECK,
-			    "cpu %s (%u of %u) did not read the new frame "
-			    "%#llx after INVLPGB + TLBSYNC from cpu %u",
-			    cpus, bad, cpumask_count(&cpus_online),
-			    (unsigned long long)frames[current], this_cpu());
-	else if (!stale)
-		report_skip(INVLPGB_CHECK, "every cpu read the new frame, but "
-					   "read it without INVLPGB too (the "
-					   "negative control): this proves "
-					   "nothing here");
-	else
-		report_pass("%s", INVLPGB_CHECK);
+	control_verdict(old, &ctl);
+	ksnprintf(why, sizeof(why),
+		  "cpu %s (%u of %u) did not read the new frame %#llx after "
+		  "INVLPGB + TLBSYNC from cpu %u",
+		  cpus, bad, cpumask_count(&cpus_online),
+		  (unsigned long long)frames[current], this_cpu());
+	report_gated(&ctl, bad, "cpus that read the old frame", why, "%s",
+		     INVLPGB_CHECK);
 }
 
 /* selftest=invlpgb-local: the bug of a flush that never left this CPU. */

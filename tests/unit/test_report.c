@@ -171,6 +171,96 @@ static void test_long_line(void **state)
 	assert_memory_equal(out + out_len - 4, "...\n", 4);
 }
 
+/* The rule: a bad result FAILs; none PASSes only after the control. */
+static void test_gate(void **state)
+{
+	(void)state;
+	assert_int_equal(report_gate(1, true), REPORT_FAIL);
+	assert_int_equal(report_gate(3, false), REPORT_FAIL);
+	assert_int_equal(report_gate(0, true), REPORT_PASS);
+	assert_int_equal(report_gate(0, false), REPORT_SKIP);
+}
+
+/* A control that showed the fault: the checks it decides can pass. */
+static void test_control_shown(void **state)
+{
+	struct report_control c;
+
+	(void)state;
+	report_control_init(&c, "x: negative control");
+	report_control_shown(&c, "%d stale reads", 5);
+	assert_true(c.shown);
+	assert_int_equal(report_gated(&c, 0, "stale reads", NULL, "x: %s", "a"),
+			 REPORT_PASS);
+	assert_int_equal(report_gated(&c, 2, "stale reads", NULL, "x: b"),
+			 REPORT_FAIL);
+	assert_int_equal(
+		report_gated(&c, 1, "stale reads", "cpu 3 read it", "x: c"),
+		REPORT_FAIL);
+	assert_string_equal(out, "PASS: x: negative control: 5 stale reads\n"
+				 "PASS: x: a\n"
+				 "FAIL: x: b: 2 stale reads\n"
+				 "FAIL: x: c: cpu 3 read it\n");
+}
+
+/*
+ * A control that missed: its checks SKIP in one wording, quoting what the
+ * control itself said (a partial control is not "none either").
+ */
+static void test_control_missed(void **state)
+{
+	struct report_control c;
+
+	(void)state;
+	report_control_init(&c, "r: negative control");
+	report_control_missed(&c, "lost %d writes, but of only %d of %d", 16, 2,
+			      3);
+	assert_false(c.shown);
+	assert_int_equal(report_gated(&c, 0, "lost writes", NULL, "r: %s %u",
+				      "batch", 31u),
+			 REPORT_SKIP);
+	assert_int_equal(report_gated(&c, 4, "lost writes", NULL, "r: b"),
+			 REPORT_FAIL);
+	assert_string_equal(
+		out, "SKIP: r: negative control: lost 16 writes, but of only 2 "
+		     "of 3: the checks it decides prove nothing\n"
+		     "SKIP: r: batch 31: 0 lost writes, but that proves "
+		     "nothing (r: negative control: lost 16 writes, but of "
+		     "only 2 of 3)\n"
+		     "FAIL: r: b: 4 lost writes\n");
+	struct report_counts n = report_get_counts();
+	assert_int_equal(n.skipped, 2);
+	assert_int_equal(n.failed, 1);
+}
+
+/* One that never ran says so, rather than what it would have shown. */
+static void test_control_not_run(void **state)
+{
+	struct report_control c;
+
+	(void)state;
+	report_control_init(&c, "r: negative control");
+	report_gated(&c, 0, "lost writes", NULL, "r: a");
+	assert_string_equal(out, "SKIP: r: a: 0 lost writes, but that proves "
+				 "nothing (r: negative control: it did not "
+				 "run)\n");
+}
+
+/* A control with no line of its own: only its checks report it. */
+static void test_control_note(void **state)
+{
+	struct report_control c = {.name = "the control"};
+
+	(void)state;
+	report_control_note(&c, false, "read %s", "new");
+	report_gated(&c, 0, "reads", NULL, "t: a");
+	report_control_note(&c, true, "read %s", "old");
+	report_gated(&c, 0, "reads", NULL, "t: b");
+	assert_string_equal(out, "SKIP: t: a: 0 reads, but that proves nothing "
+				 "(the control: read new)\n"
+				 "PASS: t: b\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +272,11 @@ int main(void)
 		cmocka_unit_test_setup(test_records_off, setup),
 		cmocka_unit_test_setup(test_record_overflow, setup),
 		cmocka_unit_test_setup(test_long_line, setup),
+		cmocka_unit_test_setup(test_gate, setup),
+		cmocka_unit_test_setup(test_control_shown, setup),
+		cmocka_unit_test_setup(test_control_missed, setup),
+		cmocka_unit_test_setup(test_control_not_run, setup),
+		cmocka_unit_test_setup(test_control_note, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
