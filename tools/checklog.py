@@ -46,6 +46,7 @@ import sys
 # No __pycache__ beside the sources (nothing to ignore or to commit by mistake).
 sys.dont_write_bytecode = True
 from exitcodes import GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP  # noqa: E402
+import experiments  # noqa: E402  (the strategies, one list for the host tools)
 
 PREFIXES = ("PASS: ", "FAIL: ", "SKIP: ", "INFO: ", "@json ", "SUMMARY: ", "EXIT: ")
 # A line that starts like a protocol line but is not one of the forms above
@@ -257,7 +258,7 @@ RAW_FIELDS = {
 IDLE_OUTCOMES = {"poll": ("poll",), "hlt": ("hlt",), "mwait": ("mwait", "hlt"),
                  "auto": ("poll", "hlt")}
 RESULT_FIELDS = {
-    "bench": want_str(nonempty=True),
+    "bench": want_choice(*experiments.EXPERIMENTS),
     "strategy": want_str(nonempty=True),
     "samples": want_int(0),
     "unit": want_choice("cycles"),
@@ -832,6 +833,27 @@ def check_output_mode(rep):
         return
 
 
+def check_runs(rep, fault_report):
+    """The results against the strategies' definitions and the plan
+    (tools/experiments.py): each record's counts from its own parameters,
+    and a record for every run the plan names, but for an experiment that
+    a FAIL line names (its runs may be discarded, or it stopped) and in a
+    run that aborted or did not finish. Logs of builds whose plan record
+    does not name its runs (their records counted differently) are not
+    checked."""
+    plan = next((r for r in rep.records if r.get("type") == "plan"), None)
+    if plan is None or not isinstance(plan.get("runs"), dict):
+        return
+    for rec, why in experiments.check_records(rep.records, rep.env):
+        rep.problem(rec["_line"], f"result: {why}")
+    if fault_report or rep.status is None:
+        return
+    waived = {b for b in experiments.EXPERIMENTS
+              if any(line.startswith(f"FAIL: {b}: ") for line in rep.lines)}
+    for why in experiments.check_planned(rep.records, rep.env, waived):
+        rep.problem(plan["_line"], f"plan: {why}")
+
+
 def check_ending(rep, summaries, exits, fault_report):
     """SUMMARY and EXIT: present once, agreeing with the verdicts."""
     p, f, s = rep.counts["PASS"], rep.counts["FAIL"], rep.counts["SKIP"]
@@ -925,6 +947,7 @@ def check_log(data, expect_status=None, expect_boot=None, expect_text=(),
     fault_report = any(r.get("type") in ("fault", "panic") for r in rep.records) or \
         any(ABORT_FAIL_RE.match(line) for line in rep.lines)
     check_ending(rep, summaries, exits, fault_report)
+    check_runs(rep, fault_report)
     check_expectations(rep, expect_status, expect_boot, expect_text, expect_fields)
     for rec in rep.records:
         rec.pop("_line", None)
