@@ -18,6 +18,10 @@ What is checked:
     present); "result", "tick" and "fault" records have theirs (a result
     carries the env's idle wherever the env has one); the last record is "summary", and its counts agree with the
     PASS/FAIL/SKIP lines and with the number of records before it.
+  - Where the plan record names its runs: every planned run has its result
+    record, and each shootdown and reclaim record's counts follow from its
+    strategy and its own pages, batch and responders (tools/experiments.py;
+    an experiment a FAIL line names is not held to its plan).
   - Exactly one SUMMARY line, after the last verdict, agreeing with them.
   - EXIT: STATUS=<n> is the last protocol line, and n agrees with the
     verdicts: 0 nothing failed, 1 something failed, 38 everything skipped,
