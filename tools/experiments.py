@@ -163,7 +163,7 @@ def _reclaim_counts(r, online):
     if not (_is_int(b) and b > 0 and _is_int(pages) and _is_int(t)):
         return []
     probs = []
-    if _is_int(online) and t != online - 1:
+    if _is_int(online) and not 1 <= t < online:  # fewer: a cpu taken out
         probs.append(f"{t} responders, with {online} cpus online")
     flushes = reclaim_flushes(pages, b)
     if "flushes" in r and r["flushes"] != flushes:
