@@ -346,9 +346,69 @@ static void server_record(struct record *r)
 	json_end_object(&r->j);
 }
 
-static void plan_record(void)
+static void u32_array(struct json *j, const char *key, const uint32_t *v,
+		      uint32_t n)
 {
-	char buf[2048];
+	json_begin_array(j, key);
+	for (uint32_t i = 0; i < n && i < PLAN_LIST_MAX; i++)
+		json_u64(j, NULL, v[i]);
+	json_end_array(j);
+}
+
+static void shootdown_runs(struct json *j, const struct bench_params *p)
+{
+	json_begin_object(j, "shootdown");
+	json_begin_array(j, "strategies");
+	for (uint32_t i = 0; i < p->strategies.n; i++) {
+		enum strategy s = (enum strategy)p->strategies.v[i];
+
+		if (s == S_INVLPGB && !plan.sd.invlpgb)
+			continue;
+		json_str(j, NULL, strategy_names[s]);
+		if (shootdown_global_name(s))
+			json_str(j, NULL, shootdown_global_name(s));
+	}
+	json_end_array(j);
+	u32_array(j, "pages", plan.sd.pages, plan.sd.npages);
+	u32_array(j, "targets", plan.sd.targets, plan.sd.ntargets);
+	json_end_object(j);
+}
+
+/*
+ * What each experiment will run, as its records will name it, for a
+ * reader to check that every planned run has its record.
+ */
+static void runs_record(struct json *j, const struct bench_params *p)
+{
+	json_begin_object(j, "runs");
+	if (plan.run[PLAN_SHOOTDOWN])
+		shootdown_runs(j, p);
+	if (plan.run[PLAN_RECLAIM]) {
+		json_begin_array(j, "reclaim");
+		for (uint32_t i = 0; i < plan.rc.nruns; i++) {
+			json_begin_object(j, NULL);
+			json_str(j, "strategy", plan.rc.run_names[i]);
+			json_u64(j, "batch", plan.rc.run_batches[i]);
+			json_end_object(j);
+		}
+		json_end_array(j);
+	}
+	if (plan.run[PLAN_FLUSHLOOP]) {
+		json_begin_object(j, "flushloop");
+		json_begin_array(j, "strategies");
+		for (uint32_t i = 0; i < plan.fl.strategies; i++)
+			json_str(j, NULL, plan.fl.names[i]);
+		json_end_array(j);
+		u32_array(j, "cpus", plan.fl.cpus, plan.fl.cpu_counts);
+		json_end_object(j);
+	}
+	json_end_object(j);
+}
+
+static void plan_record(const struct bench_params *p)
+{
+	/* static: with the runs and 8 notes, more than a stack frame's share */
+	static char buf[4096];
 	struct record r;
 
 	record_begin(&r, buf, sizeof(buf), "plan");
@@ -392,6 +452,7 @@ static void plan_record(void)
 	for (size_t i = 0; i < plan.nnotes; i++)
 		json_str(&r.j, NULL, plan.notes[i]);
 	json_end_array(&r.j);
+	runs_record(&r.j, p);
 	if (costs.tsc_khz)
 		server_record(&r);
 	record_end(&r);
@@ -424,7 +485,7 @@ void budget_plan(const struct bench_params *p, const bool run[PLAN_EXPS],
 		report_info("bench: plan: %s", plan.notes[i]);
 	if (costs.tsc_khz)
 		estimate_server();
-	plan_record();
+	plan_record(p);
 }
 
 void budget_account(enum plan_exp e, uint64_t cycles)

@@ -616,11 +616,15 @@ void flushloop_plan_shape(const struct bench_ctx *ctx, struct plan_flushloop *p)
 {
 	unsigned online = cpumask_count(&cpus_online);
 
-	p->strategies = FL_COUNT - 1 + bench_invlpgb_planned(&ctx->invlpgb);
+	p->strategies = 0;
+	for (int s = 0; s < FL_COUNT; s++)
+		if (s != FL_INVLPGB || bench_invlpgb_planned(&ctx->invlpgb))
+			p->names[p->strategies++] = fl_names[s];
 	p->cpu_counts = 0;
 	for (unsigned n = 1; n <= online;
 	     n = n * 2 > online && n != online ? online : n * 2)
-		p->cpu_counts++;
+		if (p->cpu_counts++ < PLAN_LIST_MAX)
+			p->cpus[p->cpu_counts - 1] = n;
 	p->controls = online > 1;
 	p->duration_ms = ctx->size.flushloop_ms;
 }

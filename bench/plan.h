@@ -97,6 +97,10 @@ struct plan_reclaim {
 	 */
 	uint64_t pilot_page, pilot_batch, pilot_setup;
 	bool cold_set, hot_set;
+	/* The runs by name and batch, as their records will say (the plan
+	 * record lists them; the estimates do not use them). */
+	const char *run_names[PLAN_LIST_MAX];
+	uint32_t run_batches[PLAN_LIST_MAX], nruns;
 };
 
 struct plan_flushloop {
@@ -104,6 +108,9 @@ struct plan_flushloop {
 	uint32_t controls;    /* rounds besides them: the cross-CPU control */
 	uint64_t duration_ms; /* per round: strategy and CPU count, control */
 	bool duration_set;
+	/* The strategies by name and the CPU counts (the plan record). */
+	const char *names[PLAN_LIST_MAX];
+	uint32_t cpus[PLAN_LIST_MAX];
 };
 
 struct plan {

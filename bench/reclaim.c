@@ -90,7 +90,7 @@ void reclaim_plan_shape(const struct bench_params *params,
 	p->hot_pages = c.hot_pages;
 	p->workers = c.workers;
 	p->duration_ms = params->duration_ms;
-	p->per_page_passes = p->nbatches = 0;
+	p->per_page_passes = p->nbatches = p->nruns = 0;
 	/*
 	 * Each strategy's writer pass, beside its reader pass. The negative
 	 * control, writer passes only and at most RC_CONTROL_PASSES x 64
@@ -102,6 +102,10 @@ void reclaim_plan_shape(const struct bench_params *params,
 
 		if (!invlpgb && !uses_ipis(r))
 			continue;
+		if (p->nruns < PLAN_LIST_MAX) {
+			p->run_names[p->nruns] = r->name;
+			p->run_batches[p->nruns++] = r->batch;
+		}
 		if (r->batch == 1)
 			p->per_page_passes++;
 		else if (p->nbatches < PLAN_LIST_MAX)

@@ -370,6 +370,11 @@ static bool has_global_variant(enum strategy s)
 	return s == S_IPI_FULL || s == S_INVLPGB;
 }
 
+const char *shootdown_global_name(enum strategy s)
+{
+	return has_global_variant(s) ? global_names[s] : NULL;
+}
+
 /* Adds v to the list if it can be planned; a refused encoding FAILs. */
 static void add_variant(struct sweep_state *st, struct variant *list, size_t *n,
 			struct variant v, unsigned k, bool report)

@@ -44,6 +44,12 @@ struct sd_config {
 
 void shootdown_sweep(const struct sd_config *sw);
 
+/*
+ * The name of s's variant on global pages (PTE.G), which the sweep runs
+ * beside s ("ipi-full-global"), or NULL if s has none.
+ */
+const char *shootdown_global_name(enum strategy s);
+
 /* The time budget's pilot (shootdown_sweep.c); false if it could not run. */
 bool shootdown_pilot(const struct sd_config *sw, const uint32_t ks[2],
 		     uint64_t corner[2][2]);

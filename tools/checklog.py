@@ -18,6 +18,10 @@ What is checked:
     present); "result", "tick" and "fault" records have theirs (a result
     carries the env's idle wherever the env has one); the last record is "summary", and its counts agree with the
     PASS/FAIL/SKIP lines and with the number of records before it.
+  - Where the plan record names its runs: every planned run has its result
+    record, and each shootdown and reclaim record's counts follow from its
+    strategy and its own pages, batch and responders (tools/experiments.py;
+    an experiment a FAIL line names is not held to its plan).
   - Exactly one SUMMARY line, after the last verdict, agreeing with them.
   - EXIT: STATUS=<n> is the last protocol line, and n agrees with the
     verdicts: 0 nothing failed, 1 something failed, 38 everything skipped,
@@ -46,6 +50,7 @@ import sys
 # No __pycache__ beside the sources (nothing to ignore or to commit by mistake).
 sys.dont_write_bytecode = True
 from exitcodes import GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP  # noqa: E402
+import experiments  # noqa: E402  (the strategies, one list for the host tools)
 
 PREFIXES = ("PASS: ", "FAIL: ", "SKIP: ", "INFO: ", "@json ", "SUMMARY: ", "EXIT: ")
 # A line that starts like a protocol line but is not one of the forms above
@@ -257,7 +262,7 @@ RAW_FIELDS = {
 IDLE_OUTCOMES = {"poll": ("poll",), "hlt": ("hlt",), "mwait": ("mwait", "hlt"),
                  "auto": ("poll", "hlt")}
 RESULT_FIELDS = {
-    "bench": want_str(nonempty=True),
+    "bench": want_choice(*experiments.EXPERIMENTS),
     "strategy": want_str(nonempty=True),
     "samples": want_int(0),
     "unit": want_choice("cycles"),
@@ -832,6 +837,30 @@ def check_output_mode(rep):
         return
 
 
+def check_runs(rep, fault_report):
+    """The results against the strategies' definitions and the plan
+    (tools/experiments.py): each record's counts from its own parameters,
+    and a record for every run the plan names, but for an experiment that
+    a FAIL line names (its runs may be discarded, or it stopped), in a
+    run where a CPU failed (a FAIL: smp: line: one taken out of the run
+    leaves the later experiments fewer CPUs than planned), and in a run
+    that aborted or did not finish. Logs of builds whose plan record
+    does not name its runs (their records counted differently) are not
+    checked."""
+    plan = next((r for r in rep.records if r.get("type") == "plan"), None)
+    if plan is None or not isinstance(plan.get("runs"), dict):
+        return
+    for rec, why in experiments.check_records(rep.records, rep.env):
+        rep.problem(rec["_line"], f"result: {why}")
+    if fault_report or rep.status is None:
+        return
+    cpu_failed = any(line.startswith("FAIL: smp: ") for line in rep.lines)
+    waived = {b for b in experiments.EXPERIMENTS
+              if cpu_failed or any(line.startswith(f"FAIL: {b}: ") for line in rep.lines)}
+    for why in experiments.check_planned(rep.records, rep.env, waived):
+        rep.problem(plan["_line"], f"plan: {why}")
+
+
 def check_ending(rep, summaries, exits, fault_report):
     """SUMMARY and EXIT: present once, agreeing with the verdicts."""
     p, f, s = rep.counts["PASS"], rep.counts["FAIL"], rep.counts["SKIP"]
@@ -925,6 +954,7 @@ def check_log(data, expect_status=None, expect_boot=None, expect_text=(),
     fault_report = any(r.get("type") in ("fault", "panic") for r in rep.records) or \
         any(ABORT_FAIL_RE.match(line) for line in rep.lines)
     check_ending(rep, summaries, exits, fault_report)
+    check_runs(rep, fault_report)
     check_expectations(rep, expect_status, expect_boot, expect_text, expect_fields)
     for rec in rep.records:
         rec.pop("_line", None)

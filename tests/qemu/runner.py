@@ -56,6 +56,7 @@ sys.path.insert(0, HERE)
 
 import checklog  # noqa: E402
 import exitcodes  # noqa: E402
+import experiments  # noqa: E402
 import run_qemu  # noqa: E402
 
 CASES_FILE = os.path.join(HERE, "cases.tsv")
@@ -496,10 +497,9 @@ class Runner:
             problems += check_mem(rep.env, case.mem_bytes)
         if case.sweep:
             problems += check_sweep(rep.records, case.sweep, case.smp)
-        if case.reclaim:
-            problems += check_reclaim(rep.records)
-        if case.flushloop:
-            problems += check_flushloop(rep.records, case.smp)
+        for bench in ("reclaim", "flushloop"):
+            if getattr(case, bench):
+                problems += experiments.check_clean(rep.records, bench)
         return judged(problems, log)
 
     def check_tsc(self, env):
@@ -568,118 +568,25 @@ def check_mem(env, given):
     return []
 
 
-SWEEP_FIELDS = ("bench", "strategy", "pages", "targets", "samples", "min",
-                "p50", "p90", "p99", "max", "mean", "ipis_sent",
-                "irqs_received", "stale_reads")
-
-
-def expected_ipis(strategy, pages, targets):
-    """IPIs one sample must send (unicast): from the strategy's definition."""
-    if strategy.startswith("invlpgb"):  # invlpgb, invlpgb-global
-        return 0
-    return (pages if strategy == "ipi-page" else 1) * targets
-
-
 def check_sweep(records, sweep, smp):
-    """Every strategy x pages x targets of the sweep has a shootdown
-    record with the fields, exact IPI counts and no stale reads."""
+    """The case's sweep (strategies x pages x targets, 0: all) is in the
+    plan record's shootdown runs, each of which checklog held to a record
+    with exact counts (tools/experiments.py); no record has a stale read
+    or lacks its fields; INVLPGB runs only as the software model (no QEMU
+    accelerator exposes it)."""
     pages, targets, strategies = sweep
     targets = [smp - 1 if t == 0 else t for t in targets]  # 0: all
-    found, problems = {}, []
-    for r in records:
-        if r.get("type") != "result" or r.get("bench") != "shootdown":
-            continue
-        key = (r.get("strategy"), r.get("ipi_mode"), r.get("pages"), r.get("targets"))
-        found[key] = r
-        missing = [f for f in SWEEP_FIELDS if f not in r]
-        if missing:
-            problems.append(f"shootdown record {key}: missing {missing}")
-        if r.get("stale_reads") != 0:
-            problems.append(f"shootdown record {key}: stale_reads {r.get('stale_reads')}")
-        if str(r.get("strategy")).startswith("invlpgb") and r.get("emulated") is not True:
-            # No QEMU accelerator exposes INVLPGB: only the model runs it.
-            problems.append(f"shootdown record {key}: not marked emulated")
-        if r.get("ipi_mode") == "unicast" and r.get("ipis_sent") != \
-                expected_ipis(r["strategy"], r.get("pages"), r.get("targets")):
-            problems.append(f"shootdown record {key}: ipis_sent {r.get('ipis_sent')}")
-    for s in strategies:
-        mode = None if s == "invlpgb" else "unicast"
-        for p in pages:
-            for t in targets:
-                if (s, mode, p, t) not in found:
-                    problems.append(f"no shootdown record for {s} {mode} pages={p} targets={t}")
-    return problems
-
-
-RECLAIM_FIELDS = ("bench", "strategy", "batch", "pages", "ipis_sent",
-                  "irqs_received", "worker_loss_pct", "lost_writes", "flushes")
-RECLAIM_CONTROL = "writeback-before-flush"
-
-
-def check_reclaim(records):
-    """Every reclaim strategy ran, with its fields; correct strategies lost
-    no write; IPIs are exactly one per other CPU per flush, so per-page sends
-    512x (and batch 31 ceil(pages/31)/pages) the IPIs of batch 512."""
-    runs, problems = {}, []
-    for r in records:
-        if r.get("type") != "result" or r.get("bench") != "reclaim":
-            continue
-        key = (r.get("strategy"), r.get("batch"))
-        runs[key] = r
-        missing = [f for f in RECLAIM_FIELDS if f not in r]
-        if missing:
-            problems.append(f"reclaim record {key}: missing {missing}")
-        if r.get("strategy") != RECLAIM_CONTROL and r.get("lost_writes") != 0:
-            problems.append(f"reclaim record {key}: lost_writes {r.get('lost_writes')}")
-    for key in (("per-page", 1), ("per-page-invlpg", 1), ("batch", 1), ("batch", 31),
-                ("batch", 512), ("batch-pages", 31)):
-        if key not in runs:
-            problems.append(f"no reclaim record for {key[0]} batch {key[1]}")
-    if problems:
-        return problems
-    pages, others = runs[("per-page", 1)]["pages"], runs[("per-page", 1)]["targets"]
-    want = {1: pages, 31: -(-pages // 31), 512: pages // 512}
-    for (s, b), r in runs.items():
-        if s in ("per-page", "per-page-invlpg", "batch", "batch-pages") and \
-                r["ipis_sent"] != want[b] * others:
-            problems.append(f"reclaim {s} {b}: ipis_sent {r['ipis_sent']}, "
-                            f"expected {want[b] * others}")
-    if runs[("per-page", 1)]["ipis_sent"] != 512 * runs[("batch", 512)]["ipis_sent"]:
-        problems.append("reclaim: per-page does not send 512x the IPIs of batch 512")
-    return problems
-
-
-def check_flushloop(records, smp):
-    """flushloop records with ops_per_s > 0 for every strategy that ran and
-    every CPU count 1, 2, 4, ... all; no remapped page read old data, and
-    no read of another CPU's page was stale, but in the cross-CPU control
-    (strategy local-only, on every CPU where there are two or more)."""
-    counts, n = [], 1
-    while n < smp:
-        counts.append(n)
-        n *= 2
-    counts.append(smp)
-    seen, problems = {}, []
-    for r in records:
-        if r.get("type") == "result" and r.get("bench") == "flushloop":
-            seen[(r.get("strategy"), r.get("cpus"))] = r
-            if not r.get("ops_per_s"):
-                problems.append(f"flushloop {r.get('strategy')} {r.get('cpus')} cpus: no ops")
-            if r.get("nonzero_reads"):
-                problems.append(f"flushloop {r.get('strategy')}: nonzero reads")
-            for key in ("remote_reads", "stale_remote_reads"):
-                if not isinstance(r.get(key), int):
-                    problems.append(f"flushloop {r.get('strategy')} {r.get('cpus')} cpus: "
-                                    f"no {key}")
-            if r.get("strategy") != "local-only" and r.get("stale_remote_reads"):
-                problems.append(f"flushloop {r.get('strategy')} {r.get('cpus')} cpus: "
-                                f"{r['stale_remote_reads']} stale remote reads")
-    if smp > 1 and ("local-only", smp) not in seen:
-        problems.append(f"no flushloop cross-cpu control record at {smp} cpus")
-    for s in ("ipi-page", "ipi-range"):
-        for c in counts:
-            if (s, c) not in seen:
-                problems.append(f"no flushloop record for {s} at {c} cpus")
+    plan = experiments.find_plan(records).get("shootdown")
+    plan = plan if isinstance(plan, dict) else {}
+    want = {"strategies": strategies, "pages": pages, "targets": targets}
+    problems = [f"the plan's shootdown runs leave out {key} {x}"
+                for key, xs in want.items() for x in xs if x not in plan.get(key, [])]
+    problems += experiments.check_clean(records, "shootdown")
+    problems += [f"shootdown record {r.get('strategy')} pages={r.get('pages')} "
+                 f"targets={r.get('targets')}: not marked emulated" for r in records
+                 if r.get("type") == "result" and r.get("bench") == "shootdown" and
+                 experiments.shootdown_base(r.get("strategy")) == "invlpgb" and
+                 r.get("emulated") is not True]
     return problems
 
 

@@ -44,6 +44,7 @@ sys.path.insert(0, HERE)
 import runner  # noqa: E402  (tests/qemu; puts tools/ on the path too)
 import checklog  # noqa: E402
 import exitcodes  # noqa: E402
+import experiments  # noqa: E402
 
 ROOT = runner.ROOT
 LOG_DIR = os.path.join(ROOT, "build", "soak-logs")
@@ -163,8 +164,9 @@ def pick(rng, items, least=1):
     return [x for i, x in enumerate(items) if i in chosen]
 
 
-EXPERIMENTS = ("primitives", "shootdown", "reclaim", "flushloop")
-STRATEGIES = ("ipi-page", "ipi-range", "ipi-full", "ipi-linux", "invlpgb")
+# bench= and strategies= (tools/experiments.py: the host's one list).
+EXPERIMENTS = experiments.EXPERIMENTS
+STRATEGIES = experiments.SHOOTDOWN
 PAGES = (1, 2, 8, 32, 33, 64, 512)
 
 
@@ -269,7 +271,9 @@ class Boot:
 
 
 def judge(status, errlines, log):
-    """(outcome, details) of a finished boot: "ok" or one of BAD."""
+    """(outcome, details) of a finished boot: "ok" or one of BAD. A
+    protocol violation includes records that disagree with their
+    strategies or leave out a run the plan record names (checklog)."""
     last = errlines[-1] if errlines else "(the launcher printed nothing)"
     if status is None:
         return "skipped", [last]

@@ -10,6 +10,7 @@ Run: python3 tests/qemu/test_checklog.py  (or python3 -m unittest from here).
 """
 
 import io
+import json
 import os
 import re
 import shlex
@@ -27,6 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import checklog  # noqa: E402  (needs the path above)
 import exitcodes  # noqa: E402
+import experiments  # noqa: E402
 
 
 def read_header(path):
@@ -137,6 +139,83 @@ class Api(unittest.TestCase):
         obj, why = checklog.parse_record('{"type":"result","seq":1,"mean":NaN}')
         self.assertIsNone(obj)
         self.assertIn("NaN", why)
+
+
+class Runs(unittest.TestCase):
+    """The records against the plan record's runs and the strategies'
+    definitions (tools/experiments.py), beyond the samples."""
+
+    def sample(self, name):
+        with open(os.path.join(SAMPLES, name), encoding="ascii") as f:
+            return f.read()
+
+    def plan_problems(self, text):
+        return [p for p in checklog.check_log(text).problems if ": plan: " in p]
+
+    def test_a_fail_line_waives_its_experiment_only(self):
+        text = self.sample("bad-plan-missing-run.log").replace(
+            "PASS: reclaim: per-page 1: exact counts",
+            "FAIL: shootdown: responders: 2 pages, 1 targets: a responder did not answer")
+        probs = self.plan_problems(text)
+        self.assertFalse([p for p in probs if "shootdown" in p], probs)
+        self.assertTrue([p for p in probs if "reclaim" in p], probs)
+        self.assertTrue([p for p in probs if "flushloop" in p], probs)
+
+    def test_a_cpu_that_failed_waives_every_experiment(self):
+        text = self.sample("bad-plan-missing-run.log").replace(
+            "PASS: reclaim: per-page 1: exact counts",
+            "FAIL: smp: xcall: cpu 1, apic id 1 did not answer within 5000 ms, and "
+            "still owes request 9: taken out of the run")
+        self.assertEqual(self.plan_problems(text), [])
+
+    def test_an_unfinished_run_is_not_held_to_its_plan(self):
+        text = self.sample("bad-plan-missing-run.log")
+        cut = text[:text.index("SUMMARY: ")]
+        self.assertEqual(self.plan_problems(cut), [])
+
+    def test_a_plan_without_runs_checks_nothing(self):
+        """Logs of builds before the plan named its runs counted IPIs per
+        configuration, not per sample: their records are left alone."""
+        lines = self.sample("bad-ipi-count.log").split("\n")
+        for i, line in enumerate(lines):
+            if line.startswith('@json {"type":"plan"'):
+                rec, _ = checklog.parse_record(line[6:])
+                del rec["runs"]
+                lines[i] = "@json " + json.dumps(rec, separators=(",", ":"))
+        self.assertEqual(checklog.check_log("\n".join(lines)).problems, [])
+
+    def test_cpu_counts(self):
+        self.assertEqual(experiments.cpu_counts(1), [1])
+        self.assertEqual(experiments.cpu_counts(2), [1, 2])
+        self.assertEqual(experiments.cpu_counts(4), [1, 2, 4])
+        self.assertEqual(experiments.cpu_counts(13), [1, 2, 4, 8, 13])
+
+    def test_counts_follow_the_definitions(self):
+        self.assertEqual(experiments.shootdown_ipis("ipi-page", 8, 3), 24)
+        self.assertEqual(experiments.shootdown_ipis("ipi-full-global", 8, 3), 3)
+        self.assertEqual(experiments.shootdown_ipis("invlpgb-global", 8, 3), 0)
+        self.assertIsNone(experiments.shootdown_ipis("ipi-magic", 8, 3))
+        self.assertEqual(experiments.shootdown_icr_writes("ipi-page", "broadcast", 8, 3), 8)
+        self.assertEqual(experiments.reclaim_flushes(4096, 31), 133)
+        self.assertEqual(experiments.reclaim_ipis("per-page", 4096, 1, 3),
+                         512 * experiments.reclaim_ipis("batch", 4096, 512, 3))
+        self.assertEqual(experiments.reclaim_ipis("invlpgb-pages", 4096, 512, 3), 0)
+
+    def test_clean_runs(self):
+        recs = checklog.check_log(self.sample("good-plan-runs.log")).records
+        self.assertEqual(experiments.check_clean(recs, "shootdown"), [])
+        stale = [dict(r, stale_reads=2) if r.get("bench") == "shootdown" else r for r in recs]
+        self.assertRegex(" ".join(experiments.check_clean(stale, "shootdown")), "stale_reads 2")
+        # The sample's plan is a few runs: a passing run must plan every
+        # strategy that flushes by IPIs.
+        self.assertEqual(experiments.check_clean(recs, "reclaim"),
+                         ["the plan's reclaim runs leave out per-page-invlpg",
+                          "the plan's reclaim runs leave out batch-pages"])
+        self.assertEqual(experiments.check_clean(recs, "flushloop"),
+                         ["the plan's flushloop runs leave out ipi-page"])
+        lost = [dict(r, lost_writes=1) if r.get("bench") == "reclaim" else r for r in recs]
+        self.assertEqual(len([p for p in experiments.check_clean(lost, "reclaim")
+                              if "lost_writes" in p]), 2)  # not the control's
 
 
 class ExitCodes(unittest.TestCase):

@@ -1,0 +1,301 @@
+"""The experiments and their strategies, as the host tools know them: one
+list, which tests/qemu/runner.py, tests/qemu/soak.py and tools/checklog.py
+import (docs/experiments.md describes each strategy).
+
+What a run covers is not restated here: the kernel's plan record names
+every run it is about to make (`runs`: shootdown's strategies, pages and
+responder counts, reclaim's strategy and batch of each run, flushloop's
+strategies and CPU counts; docs/output.md), and check_runs() holds the
+result records to it. What each strategy must show is here, from its
+definition, so that a record's counts are checked against the record's own
+parameters (its pages, responders, batch), never against a number the
+kernel printed as expected. A strategy the kernel reports and this module
+does not know is a problem, named: a new strategy is added in C, here and
+in the docs.
+"""
+
+import sys
+
+# No __pycache__ beside the sources (nothing to ignore or to commit by mistake).
+sys.dont_write_bytecode = True
+
+# bench= (bench/options.c).
+EXPERIMENTS = ("primitives", "shootdown", "reclaim", "flushloop")
+
+# shootdown: what strategies= takes (bench/options.c), and the variant on
+# global pages the sweep runs beside some of them (bench/shootdown_sweep.c).
+SHOOTDOWN = ("ipi-page", "ipi-range", "ipi-full", "ipi-linux", "invlpgb")
+SHOOTDOWN_GLOBAL = {"ipi-full": "ipi-full-global", "invlpgb": "invlpgb-global"}
+_SHOOTDOWN_BASE = dict({s: s for s in SHOOTDOWN},
+                       **{g: s for s, g in SHOOTDOWN_GLOBAL.items()})
+
+# reclaim: each strategy, and whether its flushes are IPIs (one per other
+# CPU per flush) rather than INVLPGB broadcasts; the negative control
+# writes back before it flushes, so it may lose writes.
+RECLAIM = {"per-page": True, "per-page-invlpg": True, "batch": True,
+           "batch-pages": True, "invlpgb": False, "invlpgb-pages": False}
+RECLAIM_CONTROL = "writeback-before-flush"
+
+# flushloop: the strategies, and the cross-CPU negative control (the
+# remote flush skipped), which runs on every CPU where there are two.
+FLUSHLOOP = {"ipi-page": True, "ipi-range": True, "invlpgb": False}
+FLUSHLOOP_CONTROL = "local-only"
+
+# The fields each experiment's result records carry besides the common
+# ones (checklog.RESULT_FIELDS): docs/experiments.md.
+FIELDS = {
+    "shootdown": ("pages", "targets", "ipis_sent", "irqs_received", "stale_reads"),
+    "reclaim": ("batch", "pages", "targets", "ipis_sent", "irqs_received",
+                "flushes", "lost_writes", "worker_loss_pct"),
+    "flushloop": ("cpus", "ops_per_s", "nonzero_reads", "remote_reads",
+                  "stale_remote_reads"),
+}
+
+
+def cpu_counts(n):
+    """1, 2, 4, ... and n: the CPU counts flushloop runs at (the kernel's
+    series, bench/flushloop.c)."""
+    counts, c = [], 1
+    while c < n:
+        counts.append(c)
+        c *= 2
+    return counts + [n]
+
+
+def shootdown_base(strategy):
+    """The strategies= name a shootdown record's strategy is a variant of
+    (ipi-full-global: ipi-full), or None for one not known here."""
+    return _SHOOTDOWN_BASE.get(strategy)
+
+
+def shootdown_ipis(strategy, pages, targets):
+    """IPIs one sample sends, from the strategy's definition: ipi-page one
+    per page and responder, every other IPI strategy one per responder,
+    INVLPGB none; None for a strategy not known here."""
+    base = _SHOOTDOWN_BASE.get(strategy)
+    if base is None:
+        return None
+    if base == "invlpgb":
+        return 0
+    return (pages if base == "ipi-page" else 1) * targets
+
+
+def shootdown_icr_writes(strategy, mode, pages, targets):
+    """ICR writes of one sample: one per IPI, but a broadcast (the
+    all-but-self shorthand) reaches every responder with one write."""
+    ipis = shootdown_ipis(strategy, pages, targets)
+    if ipis is None or mode != "broadcast":
+        return ipis
+    return ipis // targets if targets else 0
+
+
+def reclaim_flushes(pages, batch):
+    """Flushes of a run: one per batch, the last one short."""
+    return -(-pages // batch)
+
+
+def reclaim_ipis(strategy, pages, batch, targets):
+    """IPIs of a reclaim run: one per other CPU per flush, none by INVLPGB;
+    None for a strategy not known here."""
+    if strategy == RECLAIM_CONTROL:
+        uses = True
+    elif strategy in RECLAIM:
+        uses = RECLAIM[strategy]
+    else:
+        return None
+    return reclaim_flushes(pages, batch) * targets if uses else 0
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _results(records, bench):
+    return [r for r in records if r.get("type") == "result" and r.get("bench") == bench]
+
+
+def _name(r):
+    """A record, as a problem names it."""
+    keys = ("strategy", "ipi_mode", "pages", "targets", "batch", "cpus")
+    return f"{r.get('bench')} " + " ".join(f"{k}={r[k]}" for k in keys if r.get(k) is not None)
+
+
+def find_plan(records):
+    """The plan record's runs ({} without a plan, or from a build before
+    the plan named them)."""
+    for r in records:
+        if r.get("type") == "plan":
+            return r["runs"] if isinstance(r.get("runs"), dict) else {}
+    return {}
+
+
+# --- what every log must show (tools/checklog.py) ---------------------------
+
+def _shootdown_counts(r, online):
+    """A shootdown record's counts against its strategy, pages and responders."""
+    s, mode, k, t = r.get("strategy"), r.get("ipi_mode"), r.get("pages"), r.get("targets")
+    base = _SHOOTDOWN_BASE.get(s)
+    if base is None:
+        return [f"strategy {s!r} is not in tools/experiments.py"]
+    if not (_is_int(k) and _is_int(t)):
+        return []
+    probs = []
+    if _is_int(online) and not 1 <= t < online:
+        probs.append(f"{t} responders, with {online} cpus online")
+    if (base == "invlpgb") != (mode is None):
+        probs.append(f"ipi_mode {mode!r} for {s}")
+    if base == "invlpgb" and r.get("emulated"):
+        return probs  # the software model sends IPIs of its own
+    ipis = shootdown_ipis(s, k, t)
+    want = {"ipis_sent": ipis, "irqs_received": ipis,
+            "icr_writes": shootdown_icr_writes(s, mode, k, t)}
+    how = f"{s}{' ' + mode if mode else ''}, {k} pages, {t} responders"
+    return probs + [f"{key} {r[key]}, expected {n} for {how}"
+                    for key, n in want.items() if key in r and r[key] != n]
+
+
+def _reclaim_counts(r, online):
+    """A reclaim record's flushes and IPIs against its pages, batch and
+    responders."""
+    s, b, pages, t = r.get("strategy"), r.get("batch"), r.get("pages"), r.get("targets")
+    if s != RECLAIM_CONTROL and s not in RECLAIM:
+        return [f"strategy {s!r} is not in tools/experiments.py"]
+    if not (_is_int(b) and b > 0 and _is_int(pages) and _is_int(t)):
+        return []
+    probs = []
+    if _is_int(online) and not 1 <= t < online:  # fewer: a cpu taken out
+        probs.append(f"{t} responders, with {online} cpus online")
+    flushes = reclaim_flushes(pages, b)
+    if "flushes" in r and r["flushes"] != flushes:
+        probs.append(f"flushes {r['flushes']}, expected {flushes} for {pages} pages "
+                     f"in batches of {b}")
+    if r.get("emulated"):
+        return probs  # the software model sends IPIs of its own
+    ipis = reclaim_ipis(s, pages, b, t)
+    return probs + [f"{key} {r[key]}, expected {ipis} for {flushes} flushes of {s} "
+                    f"to {t} responders" for key in ("ipis_sent", "irqs_received")
+                    if key in r and r[key] != ipis]
+
+
+def _flushloop_counts(r, online):
+    s, c = r.get("strategy"), r.get("cpus")
+    if s not in FLUSHLOOP and s != FLUSHLOOP_CONTROL:
+        return [f"strategy {s!r} is not in tools/experiments.py"]
+    if _is_int(c) and _is_int(online) and not 1 <= c <= online:
+        return [f"{c} cpus, with {online} online"]
+    return []
+
+
+COUNTS = {"shootdown": _shootdown_counts, "reclaim": _reclaim_counts,
+          "flushloop": _flushloop_counts}
+
+
+def check_records(records, env):
+    """Problems of each result record of shootdown, reclaim and flushloop
+    against its strategy's definition: a strategy known here, and the
+    counts that follow from the record's own parameters exact (shootdown:
+    ipis_sent, irqs_received and icr_writes from pages and responders;
+    reclaim: flushes from pages and batch, IPIs one per responder per
+    flush, none by INVLPGB). Records of the INVLPGB software model are not
+    held to IPI counts: it sends IPIs of its own. Returns
+    [(record, problem)]."""
+    online = env.get("cpus_online") if env else None
+    out = []
+    for r in records:
+        check = COUNTS.get(r.get("bench")) if r.get("type") == "result" else None
+        if check:
+            out += [(r, p) for p in check(r, online)]
+    return out
+
+
+def check_planned(records, env, waived=()):
+    """Problems of the runs the plan record names: each must have its
+    result record (shootdown: every strategy x pages x responders, unicast
+    for the IPI strategies; reclaim: every strategy and batch; flushloop:
+    every strategy at every CPU count, and the cross-CPU control at all of
+    them where there are two), and flushloop's CPU counts must be 1, 2,
+    4, ... all of the CPUs online. Experiments in waived are not held to
+    their plan (a FAIL line said why a run is missing)."""
+    plan, probs = find_plan(records), []
+    online = env.get("cpus_online") if env else None
+    results = [r for r in records if r.get("type") == "result"]
+
+    def have(bench, **want):
+        return any(r.get("bench") == bench and all(r.get(k) == v for k, v in want.items())
+                   for r in results)
+
+    sd = plan.get("shootdown")
+    if isinstance(sd, dict) and "shootdown" not in waived:
+        for s in sd.get("strategies", []):
+            mode = None if _SHOOTDOWN_BASE.get(s) == "invlpgb" else "unicast"
+            for k in sd.get("pages", []):
+                for t in sd.get("targets", []):
+                    if not have("shootdown", strategy=s, ipi_mode=mode, pages=k, targets=t):
+                        probs.append(f"no shootdown record for the planned {s}"
+                                     f"{' ' + mode if mode else ''} pages={k} targets={t}")
+    rc = plan.get("reclaim")
+    if isinstance(rc, list) and "reclaim" not in waived:
+        for run in rc:
+            if not isinstance(run, dict) or not have("reclaim", strategy=run.get("strategy"),
+                                                     batch=run.get("batch")):
+                probs.append(f"no reclaim record for the planned run {json_word(run)}")
+    fl = plan.get("flushloop")
+    if isinstance(fl, dict):
+        cpus = fl.get("cpus", [])
+        if _is_int(online) and cpus != cpu_counts(online):
+            probs.append(f"flushloop: the plan's cpu counts {cpus} are not "
+                         f"{cpu_counts(online)} ({online} cpus online)")
+        if "flushloop" not in waived:
+            for s in fl.get("strategies", []):
+                probs += [f"no flushloop record for the planned {s} at {c} cpus"
+                          for c in cpus if not have("flushloop", strategy=s, cpus=c)]
+            top = max(cpus) if cpus and all(map(_is_int, cpus)) else 1
+            if top > 1 and not have("flushloop", strategy=FLUSHLOOP_CONTROL, cpus=top):
+                probs.append(f"no flushloop cross-cpu control ({FLUSHLOOP_CONTROL}) "
+                             f"record at {top} cpus")
+    return probs
+
+
+def json_word(obj):
+    """A plan entry as a problem quotes it."""
+    if isinstance(obj, dict):
+        return " ".join(f"{k}={v}" for k, v in obj.items())
+    return repr(obj)
+
+
+# --- what a passing run must show (tests/qemu/runner.py's checks) -----------
+
+def _planned_names(plan, bench):
+    """The strategies the plan names for bench."""
+    runs = plan.get(bench)
+    if isinstance(runs, list):
+        return [r.get("strategy") for r in runs if isinstance(r, dict)]
+    return list(runs.get("strategies", [])) if isinstance(runs, dict) else []
+
+
+def check_clean(records, bench):
+    """Problems of a run of bench that should have passed: the plan names
+    its runs, among them every strategy known here that flushes by IPIs
+    (reclaim, flushloop: they run on any machine); every record has the
+    experiment's fields, and none shows what the kernel's verdicts would
+    FAIL: no stale read (shootdown), no lost write but in the negative
+    control (reclaim), operations done, no remapped page read old data
+    and no stale read of another CPU's page but in the cross-CPU control
+    (flushloop)."""
+    names = _planned_names(find_plan(records), bench)
+    probs = [] if names else [f"the plan record names no {bench} runs"]
+    ipi = {"reclaim": RECLAIM, "flushloop": FLUSHLOOP}.get(bench, {})
+    probs += [f"the plan's {bench} runs leave out {s}" for s, uses in ipi.items()
+              if uses and names and s not in names]
+    for r in _results(records, bench):
+        gone = [f for f in FIELDS[bench] if f not in r]
+        if gone:
+            probs.append(f"{_name(r)}: missing {', '.join(gone)}")
+        control = r.get("strategy") in (RECLAIM_CONTROL, FLUSHLOOP_CONTROL)
+        bad = {"stale_reads": True, "lost_writes": not control, "nonzero_reads": True,
+               "stale_remote_reads": not control}
+        probs += [f"{_name(r)}: {key} {r[key]}" for key, on in bad.items()
+                  if on and r.get(key)]
+        if bench == "flushloop" and not r.get("ops_per_s"):
+            probs.append(f"{_name(r)}: no operations")
+    return probs
