@@ -29,7 +29,7 @@ KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 \
 	-z noexecstack --no-warn-rwx-segments -T linker.ld
 
 .PHONY: all iso check unit qemu-check sol-test launcher-test format format-check clean help deps \
-	deps-ensure layers-check soak soak-smoke \
+	deps-ensure layers-check soak soak-smoke soak-faults \
 	FORCE
 
 all: $(ELF)
@@ -47,7 +47,8 @@ help:
 	@echo "                  (tools/check-layers.py), after its own self-test"
 	@echo "make qemu-check   QEMU integration cases only (tests/qemu)"
 	@echo "make soak         SOAK_BOOTS (200) boots across the QEMU matrix, random"
-	@echo "                  kernel arguments (SOAK_SEED, SOAK_JOBS); soak-smoke: 6"
+	@echo "                  kernel arguments (SOAK_SEED, SOAK_JOBS); soak-smoke: 6;"
+	@echo "                  soak-faults: SOAK_FAULT_BOOTS (100) hang-ap/slow-ap boots"
 	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
 	@echo "make launcher-test run-qemu.sh --boot ipxe's options, dry runs"
 	@echo "make fuzz         each libFuzzer target for FUZZ_SECONDS (60)"
@@ -100,8 +101,9 @@ check: deps-ensure
 		launcher-test fuzz-smoke qemu-check soak-smoke
 
 # A fresh machine: as root, install what is missing; else say what to run.
+# QEMU 10 too (x2APIC, > 255 CPUs: the qemu10 cases), where it can be had.
 deps-ensure:
-	@tools/install-deps.sh --quiet
+	@tools/install-deps.sh --quiet --qemu10-try
 
 qemu-check: $(ELF) $(ISO)
 	$(PYTHON) tests/qemu/runner.py
@@ -128,6 +130,11 @@ SOAK_SEED ?=
 soak:
 	$(PYTHON) tests/qemu/runner.py soak --boots $(SOAK_BOOTS) --jobs $(SOAK_JOBS) \
 		$(if $(SOAK_SEED),--seed $(SOAK_SEED))
+
+SOAK_FAULT_BOOTS ?= 100
+soak-faults:
+	$(PYTHON) tests/qemu/runner.py soak --faults --boots $(SOAK_FAULT_BOOTS) \
+		--jobs $(SOAK_JOBS) $(if $(SOAK_SEED),--seed $(SOAK_SEED))
 
 soak-smoke: $(ELF)
 	$(PYTHON) tests/qemu/runner.py soak --short --no-build --seed 1 --jobs $(SOAK_JOBS)

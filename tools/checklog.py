@@ -857,6 +857,11 @@ def check_runs(rep, fault_report):
     cpu_failed = any(line.startswith("FAIL: smp: ") for line in rep.lines)
     waived = {b for b in experiments.EXPERIMENTS
               if cpu_failed or any(line.startswith(f"FAIL: {b}: ") for line in rep.lines)}
+    # A planned strategy that SKIPped saying it is not run (shootdown's
+    # invlpgb with bug=pcid on a CPU without PCID) is not held to it.
+    waived |= {(b, s) for b in experiments.EXPERIMENTS for s in experiments.strategies(b)
+               for line in rep.lines
+               if line.startswith(f"SKIP: {b}: {s}: ") and line.endswith(" is not run")}
     for why in experiments.check_planned(rep.records, rep.env, waived):
         rep.problem(plan["_line"], f"plan: {why}")
 

@@ -52,6 +52,12 @@ FIELDS = {
 }
 
 
+def strategies(bench):
+    """The strategies an experiment takes, as its SKIP lines name them."""
+    return {"shootdown": SHOOTDOWN, "reclaim": tuple(RECLAIM),
+            "flushloop": tuple(FLUSHLOOP)}.get(bench, ())
+
+
 def cpu_counts(n):
     """1, 2, 4, ... and n: the CPU counts flushloop runs at (the kernel's
     series, bench/flushloop.c)."""
@@ -215,7 +221,8 @@ def check_planned(records, env, waived=()):
     every strategy at every CPU count, and the cross-CPU control at all of
     them where there are two), and flushloop's CPU counts must be 1, 2,
     4, ... all of the CPUs online. Experiments in waived are not held to
-    their plan (a FAIL line said why a run is missing)."""
+    their plan (a FAIL line said why a run is missing), nor strategies in
+    waived as (experiment, strategy) (a SKIP line said they do not run)."""
     plan, probs = find_plan(records), []
     online = env.get("cpus_online") if env else None
     results = [r for r in records if r.get("type") == "result"]
@@ -227,6 +234,8 @@ def check_planned(records, env, waived=()):
     sd = plan.get("shootdown")
     if isinstance(sd, dict) and "shootdown" not in waived:
         for s in sd.get("strategies", []):
+            if ("shootdown", _SHOOTDOWN_BASE.get(s, s)) in waived:
+                continue
             mode = None if _SHOOTDOWN_BASE.get(s) == "invlpgb" else "unicast"
             for k in sd.get("pages", []):
                 for t in sd.get("targets", []):

@@ -4,6 +4,8 @@
 #
 #   tools/fetch-qemu10.sh            fetch, unpack and check it runs
 #   tools/fetch-qemu10.sh --force    start again from an empty build/qemu10
+#   tools/fetch-qemu10.sh --if-missing   nothing if build/qemu10 holds a QEMU 10
+#                                    that runs (make check's dependency step)
 #   tools/fetch-qemu10.sh --print-source   only show which apt source is reused
 #
 # Then: ./run-qemu.sh --qemu10 ..., and tests/qemu/runner.py runs its qemu10
@@ -45,6 +47,12 @@ say() { echo "fetch-qemu10: $*" >&2; }
 
 case "${1:-}" in
 --force) rm -rf "$dest" ;;
+--if-missing)
+	# version.txt is written last, once the unpacked QEMU has run.
+	if [ -s "$dest/version.txt" ] && [ -x "$dest/usr/bin/qemu-system-x86_64" ]; then
+		exit 0
+	fi
+	;;
 --print-source | "") ;;
 -h | --help)
 	# The comment block at the top of this file.

@@ -30,6 +30,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shlex
 import sys
 import threading
@@ -63,6 +64,28 @@ KVM_EVERY = 40  # one boot in this many is a KVM one
 # The outcome of a boot; every one but "ok" and "skipped" counts against
 # its configuration.
 BAD = ("hang", "protocol", "status", "fail")
+
+# Fault boots (selftest=hang-ap or slow-ap at a drawn fault_at=): one TCG
+# boot in FAULT_EVERY, or every boot with --faults; not in --short (each
+# costs a 5-10 s wait for the CPU that stopped).
+FAULT_EVERY = 4
+
+
+def stop_sites():
+    """fault_at='s kinds of point, read from kernel/stoppoint.h (the one
+    list), without "any"."""
+    path = os.path.join(ROOT, "kernel", "stoppoint.h")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    m = re.search(r"#define STOP_SITE_NAMES\s*\\?\s*\{(.*?)\}", text, re.S)
+    names = re.findall(r'"([a-z-]+)"', m.group(1)) if m else []
+    if not names:
+        raise SystemExit(f"soak: no STOP_SITE_NAMES in {path}")
+    return tuple(n for n in names if n != "any")
+
+
+# The kinds of point at which the stopped CPU holds a lock or a ticket.
+IN_LOCK = ("mbox-ticket", "mbox-lock", "pt-lock", "frame-lock", "console-lock")
 
 
 class Cell:
@@ -119,6 +142,14 @@ class Cell:
         return t
 
 
+def fault_cells():
+    """Cells for fault boots: at least 2 CPUs (one to stop, one to go on),
+    and not the crowded multi-threaded ones."""
+    return [Cell(b, m, c, q, a) for b in ("kernel", "bios") for m in MACHINES
+            for c in (2, 3, 4, 8) for q in QEMUS for a in ("tcg-single", "tcg-multi")
+            if not (a == "tcg-multi" and c >= 8)]
+
+
 def short_cells():
     """--short: cheap cells (a few seconds a boot) that still cover each
     boot loader but UEFI, both machines, both QEMUs and both TCG modes."""
@@ -135,16 +166,25 @@ def kvm_cells():
     return [Cell("kernel", m, c, "7.2", "kvm") for m in MACHINES for c in KVM_CPUS]
 
 
-def plan(seed, boots, short):
+def plan(seed, boots, short, faults=False):
     """The boots of a soak: [(Cell, kernel arguments)], from the seed alone.
     The TCG cells are taken in a shuffled order, round after round, so
     that every cell comes up before any comes twice; every KVM_EVERY-th
-    boot is a KVM one (not in --short)."""
+    boot is a KVM one (not in --short); every FAULT_EVERY-th TCG boot is
+    a fault boot (all of them with faults)."""
     rng = random.Random(seed)
     pool = short_cells() if short else tcg_cells()
-    kvm = [] if short else kvm_cells()
-    order, korder, out = [], [], []
+    kvm = [] if short or faults else kvm_cells()
+    fpool = [] if short else fault_cells()
+    sites = stop_sites()
+    order, korder, forder, out = [], [], [], []
     for i in range(boots):
+        if fpool and (faults or i % FAULT_EVERY == FAULT_EVERY - 2):
+            if not forder:
+                forder = rng.sample(fpool, len(fpool))
+            cell = forder.pop()
+            out.append((cell, draw_fault_args(rng, cell, sites)))
+            continue
         if kvm and i % KVM_EVERY == KVM_EVERY - 1:
             if not korder:
                 korder = rng.sample(kvm, len(kvm))
@@ -245,6 +285,107 @@ def draw_args(rng, cell, short):
         args.append("console=" + rng.choice(["com1", "0x3f8", "com1,115200"]))
     rng.shuffle(args)
     return args
+
+
+def draw_fault_args(rng, cell, sites):
+    """A fault boot: selftest=hang-ap (3 in 4) or slow-ap, stopping at the
+    Nth pass of a drawn kind of point (docs/output.md, "Faults"), over
+    experiments that pass it: flushloop makes every CPU map pages and lock
+    mailboxes; the console-lock point comes at each experiment's line of
+    the faulty CPU, so N is small there."""
+    site = rng.choice(sites)
+    nth = rng.randint(1, 3) if site == "console-lock" else rng.randint(1, 64)
+    benches = rng.choice(["all", "flushloop", "shootdown,flushloop",
+                          "reclaim,flushloop", "shootdown", "reclaim"])
+    args = [f"seed={rng.randrange(1 << 32)}", f"budget_s={rng.randint(1, 3)}",
+            "selftest=" + ("slow-ap" if rng.random() < 0.25 else "hang-ap"),
+            f"fault_at={site}:{nth}", "bench=" + benches]
+    if "flushloop" in benches or "reclaim" in benches:
+        args.append(f"duration_ms={rng.randint(10, 40)}")
+    if cell.accel == "tcg-single" and rng.random() < 0.3:
+        args.append("idle=" + rng.choice(["poll", "hlt"]))
+    rng.shuffle(args)
+    return args
+
+
+def fault_of(args):
+    """(selftest, site, nth) of a fault boot's arguments, else None."""
+    kv = dict(a.split("=", 1) for a in args if "=" in a)
+    if kv.get("selftest") not in ("hang-ap", "slow-ap"):
+        return None
+    site, _, nth = kv.get("fault_at", "xcall:20").partition(":")
+    return kv["selftest"], site, int(nth)
+
+
+STOPPED = re.compile(r"^INFO: selftest: cpu (\d+) (stopped|stalled) at ([a-z-]+)$")
+
+
+def judge_fault(status, errlines, log, fault):
+    """(outcome, details, landed) of a fault boot, landed the kind of point
+    the stop came at (None if the CPU never passed its point often
+    enough). It must end (no hang), keep the protocol (checklog: every
+    record before the stop valid), and: if the stop landed, end with
+    status 1, name the stopped CPU in a FAIL line (hang-ap) and PASS the
+    selftest's own check; if it did not, SKIP saying nothing was
+    injected."""
+    what = fault[0]
+    last = errlines[-1] if errlines else "(the launcher printed nothing)"
+    if status is None:
+        return "skipped", [last], None
+    if status == exitcodes.E_TIMEOUT or status < 0:
+        return "hang", [last], None
+    if status not in (exitcodes.E_PASS, exitcodes.E_FAIL) or not log or \
+            not os.path.exists(log):
+        return "status", [f"exit {status} ({exitcodes.LAUNCHER_WORDS.get(status, '?')}): "
+                          f"{last}"], None
+    rep = checklog.check_file(log)
+    if rep.problems:
+        return "protocol", rep.problems[:10], None
+    landed = [STOPPED.match(ln) for ln in rep.lines]
+    landed = [m for m in landed if m]
+    if not landed:
+        skip = any(ln.startswith("SKIP: selftest: ap fault:") and "nothing was injected" in ln
+                   for ln in rep.lines)
+        return ("ok", [], None) if skip else \
+            ("fail", ["neither a stop nor the 'nothing was injected' SKIP"], None)
+    cpu, site = landed[0].group(1), landed[0].group(3)
+    check = f"PASS: selftest: {what}: "
+    problems = []
+    if not any(ln.startswith(check) for ln in rep.lines):
+        problems.append(f"no '{check}...' line")
+    if what == "hang-ap":
+        if status != exitcodes.E_FAIL:
+            problems.append(f"exit {status}, not 1, after cpu {cpu} stopped")
+        if not any(ln.startswith("FAIL: ") and f"cpu {cpu}, apic id" in ln
+                   for ln in rep.lines):
+            problems.append(f"no FAIL line names cpu {cpu}")
+    return ("fail" if problems else "ok"), problems, site
+
+
+def fault_table(results):
+    """Fault boots by the kind of point drawn: how many, how many landed
+    (inside a lock or not), and how they ended."""
+    rows = {}
+    for r in results:
+        if not r.get("fault"):
+            continue
+        row = rows.setdefault(r["fault"]["site"], {"drawn": 0, "landed": 0, "in_lock": 0,
+                                                   "hang-ap": 0, "slow-ap": 0,
+                                                   **{k: 0 for k in ("ok", *BAD)}})
+        row["drawn"] += 1
+        row[r["fault"]["selftest"]] += 1
+        row[r["outcome"]] = row.get(r["outcome"], 0) + 1
+        if r["fault"]["landed"]:
+            row["landed"] += 1
+            row["in_lock"] += r["fault"]["landed"] in IN_LOCK
+    out = [f"{'fault_at site':14} {'drawn':>5} {'hang':>5} {'slow':>5} {'landed':>6} "
+           f"{'inlock':>6} {'ok':>5} {'hangs':>5} {'proto':>5} {'status':>6} {'FAIL':>5}"]
+    for site in sorted(rows):
+        r = rows[site]
+        out.append(f"{site:14} {r['drawn']:>5} {r['hang-ap']:>5} {r['slow-ap']:>5} "
+                   f"{r['landed']:>6} {r['in_lock']:>6} {r['ok']:>5} {r['hang']:>5} "
+                   f"{r['protocol']:>5} {r['status']:>6} {r['fail']:>5}")
+    return out, rows
 
 
 def reproduce(cell, args):
@@ -373,6 +514,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=None, help="the seed (default: from the clock)")
     ap.add_argument("--jobs", "-j", type=int, default=2, help="boots at once (default 2)")
     ap.add_argument("--short", action="store_true", help="the smoke form: cheap cells only")
+    ap.add_argument("--faults", action="store_true",
+                    help="every boot a fault boot (selftest=hang-ap/slow-ap at a drawn "
+                    "fault_at=)")
     ap.add_argument("--no-build", action="store_true", help="do not run make first")
     ap.add_argument("--json", help="the summary file (default build/soak-logs/soak-SEED.json)")
     ap.add_argument("--timeout-scale", type=float, default=1.0,
@@ -383,7 +527,8 @@ def main(argv=None):
         ap.error("--jobs must be at least 1")
     boots = opts.boots if opts.boots is not None else (6 if opts.short else 200)
     seed = opts.seed if opts.seed is not None else int(time.time()) % 1000000
-    print(f"soak: seed {seed}, {boots} boots{' (short)' if opts.short else ''}, "
+    print(f"soak: seed {seed}, {boots} boots{' (short)' if opts.short else ''}"
+          f"{' (fault boots only)' if opts.faults else ''}, "
           f"{opts.jobs} at once", flush=True)
     if not opts.no_build:
         ok, why, tail, _ = runner.build()
@@ -399,7 +544,7 @@ def main(argv=None):
     tally = Tally()
     skipped_cells = {}
     todo = []
-    for n, (cell, args) in enumerate(plan(seed, boots, opts.short), 1):
+    for n, (cell, args) in enumerate(plan(seed, boots, opts.short, opts.faults), 1):
         boot = Boot(n, seed, cell, args)
         why = availability(cell, tools, kvm_cache, opts.qemu)
         if why:
@@ -422,7 +567,12 @@ def main(argv=None):
         for fut in as_completed(futures):
             b = futures[fut]
             status, errlines, secs, log = fut.result()
-            outcome, details = judge(status, errlines, log)
+            fault = fault_of(b.kargs)
+            landed = None
+            if fault:
+                outcome, details, landed = judge_fault(status, errlines, log, fault)
+            else:
+                outcome, details = judge(status, errlines, log)
             tally.add(b.cell, outcome, log, secs)
             word = "ok" if outcome in ("ok", "skipped") else "not ok"
             print(f"{word} {b.n} - {b.cell.key()} ({secs:.1f}s)"
@@ -435,7 +585,9 @@ def main(argv=None):
             results.append({"n": b.n, "cell": b.cell.fields(), "args": b.kargs,
                             "outcome": outcome, "status": status, "secs": round(secs, 1),
                             "log": os.path.relpath(log, ROOT) if log else None,
-                            "reproduce": reproduce(b.cell, b.kargs), "details": details})
+                            "reproduce": reproduce(b.cell, b.kargs), "details": details,
+                            "fault": fault and {"selftest": fault[0], "site": fault[1],
+                                                "nth": fault[2], "landed": landed}})
     except KeyboardInterrupt:
         run.stop_all()
         pool.shutdown(wait=True, cancel_futures=True)
@@ -448,6 +600,16 @@ def main(argv=None):
     print("\n".join(table(tally.rows, "configuration")))
     print()
     print("\n".join(table(by_dimension(tally.rows), "dimension", 18)))
+    ftable, frows = fault_table(results)
+    if frows:
+        drawn = sum(r["drawn"] for r in frows.values())
+        landed = sum(r["landed"] for r in frows.values())
+        in_lock = sum(r["in_lock"] for r in frows.values())
+        print()
+        print("\n".join(ftable))
+        print(f"soak: {drawn} fault boots drew a stop point; {landed} landed, "
+              f"{in_lock} of them inside a lock or holding a ticket; the others' "
+              f"cpu passed its point too few times (SKIP: nothing was injected)")
     bad = tally.bad()
     ran = len(results)
     counts = {k: sum(r[k] for r in tally.rows.values()) for k in BAD}
@@ -462,7 +624,7 @@ def main(argv=None):
         json.dump({"seed": seed, "boots": boots, "short": opts.short, "jobs": opts.jobs,
                    "wall_s": round(wall, 1), "ran": ran, "skipped": boots - len(todo),
                    "skipped_cells": skipped_cells, "totals": counts,
-                   "configurations": tally.rows,
+                   "configurations": tally.rows, "faults": frows,
                    "boots_run": sorted(results, key=lambda r: r["n"])}, f, indent=1)
         f.write("\n")
     print(f"soak: summary in {os.path.relpath(out, ROOT)}")
