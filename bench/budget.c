@@ -121,22 +121,17 @@ static uint64_t cost_of(enum cost_op op, const struct cpumask *one,
 /* A round to every responder while they read memory without pause. */
 static uint64_t ipi_all_busy(const struct cpumask *all, uint64_t over)
 {
-	uint32_t done[MAX_CPUS];
-	uint64_t cost, t0;
+	static struct bg_group busy;
+	uint64_t cost;
 	unsigned cpu;
 
 	busy_stop = false;
-	for_each_cpu(cpu, all) {
-		done[cpu] = smp_background_finished(cpu);
-		smp_start_background(cpu, busy_reader, (void *)(uintptr_t)cpu);
-	}
+	bg_init(&busy);
+	for_each_cpu(cpu, all)
+		bg_start(&busy, cpu, busy_reader, (void *)(uintptr_t)cpu);
 	cost = cost_of(OP_IPI_ALL, all, all, over);
 	busy_stop = true;
-	t0 = rdtsc();
-	for_each_cpu(cpu, all)
-		while (smp_background_finished(cpu) == done[cpu] &&
-		       rdtsc() - t0 < us_to_cycles(WAIT_US))
-			cpu_relax();
+	bg_wait(&busy, WAIT_US);
 	return cost;
 }
 

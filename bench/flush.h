@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bench/params.h"
+#include "kernel/cpu.h"
 #include "mm/invlpgb.h"
 #include "smp/cpumask.h"
 #include "smp/smp.h"
@@ -30,7 +31,7 @@
 #define FLUSH_SINGLE_PAGE_CEILING 33
 
 /* How long a flush waits for its responders before it FAILs them. */
-#define FLUSH_WAIT_US 5000000
+#define FLUSH_WAIT_US CPU_WAIT_US /* kernel/cpu.h: the one wait */
 
 enum flush_how {
 	FLUSH_IPI_PAGE,	 /* an IPI round per page; each CPU INVLPGs it */

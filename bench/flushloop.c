@@ -378,9 +378,8 @@ static void drop_entries(void)
 /* Runs the loop on the first n online CPUs (0 among them) for a while. */
 static void run_round(struct bench_ctx *ctx, unsigned n, uint64_t duration_us)
 {
-	uint32_t runs[MAX_CPUS];
+	static struct bg_group others;
 	unsigned cpu, k = 0;
-	uint64_t start;
 
 	cpumask_zero(&participants);
 	norder = 0;
@@ -393,24 +392,17 @@ static void run_round(struct bench_ctx *ctx, unsigned n, uint64_t duration_us)
 		fl[cpu] = (struct fl_cpu){.done = fl[cpu].done};
 	fl_stop = false;
 	nlat = 0;
-	for_each_cpu(cpu, &participants) {
-		if (!cpu)
-			continue;
-		runs[cpu] = smp_background_finished(cpu);
-		smp_start_background(cpu, loop, NULL);
-	}
+	bg_init(&others);
+	for_each_cpu(cpu, &participants)
+		if (cpu)
+			bg_start(&others, cpu, loop, NULL);
 	round_cpus = n;
 	round_cycles = us_to_cycles(duration_us);
 	round_start = rdtsc();
 	deadline = round_start + round_cycles;
 	irq_enable(); /* cpu 0 answers the others' flushes too */
 	loop(ctx);
-	start = rdtsc();
-	for_each_cpu(cpu, &participants)
-		while (cpu && smp_background_finished(cpu) == runs[cpu] &&
-		       !xcall_cpu_lost(cpu) &&
-		       rdtsc() - start < us_to_cycles(ROUND_END_US))
-			cpu_relax();
+	bg_wait(&others, ROUND_END_US);
 	irq_disable();
 	drop_entries();
 }
@@ -614,17 +606,15 @@ static bool strategy_available(struct bench_ctx *ctx, enum fl_strategy s)
 
 void flushloop_plan_shape(const struct bench_ctx *ctx, struct plan_flushloop *p)
 {
-	unsigned online = cpumask_count(&cpus_online);
+	unsigned online = cpumask_count(&cpus_online), n;
 
 	p->strategies = 0;
 	for (int s = 0; s < FL_COUNT; s++)
 		if (s != FL_INVLPGB || bench_invlpgb_planned(&ctx->invlpgb))
 			p->names[p->strategies++] = fl_names[s];
 	p->cpu_counts = 0;
-	for (unsigned n = 1; n <= online;
-	     n = n * 2 > online && n != online ? online : n * 2)
-		if (p->cpu_counts++ < PLAN_LIST_MAX)
-			p->cpus[p->cpu_counts - 1] = n;
+	for_each_cpu_count(n, online) if (p->cpu_counts++ < PLAN_LIST_MAX)
+		p->cpus[p->cpu_counts - 1] = n;
 	p->controls = online > 1;
 	p->duration_ms = ctx->size.flushloop_ms;
 }
@@ -711,13 +701,15 @@ void flushloop_run(const struct bench_params *p, struct bench_ctx *ctx)
 	cross_control(ctx, p->flushloop_local, online, us, &cross);
 	for (int s = 0; s < FL_COUNT; s++) {
 		struct fl_tally t = {0};
+		unsigned n, last;
 
 		fl_strategy = (enum fl_strategy)s;
 		if (!strategy_available(ctx, fl_strategy))
 			continue;
 		stale_taken = false;
-		for (unsigned n = 1, last = 0; n <= online;
-		     n = n * 2 > online && n != online ? online : n * 2) {
+		last = 0;
+		for_each_cpu_count(n, online)
+		{
 			/* fewer, if a CPU was taken out of the run (smp.h) */
 			unsigned m = n < cpumask_count(&cpus_online)
 					     ? n

@@ -517,9 +517,9 @@ void plan_default_suite(const struct plan_machine *m,
 		default_reclaim(m, &p->rc);
 	}
 	p->fl.strategies = 2 + m->invlpgb;
-	for (uint32_t n = 1; n <= m->cpus;
-	     n = n * 2 > m->cpus && n != m->cpus ? m->cpus : n * 2)
-		p->fl.cpu_counts++;
+	unsigned n;
+
+	for_each_cpu_count(n, m->cpus) p->fl.cpu_counts++;
 	p->fl.controls = m->cpus > 1;
 	p->fl.duration_ms = DEFAULT_DURATION_MS;
 	estimate(p, c);

@@ -31,6 +31,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The CPU counts flushloop runs at, the one series: 1, 2, 4, ... and then
+ * all of them (n need not be a power of two).
+ */
+static inline unsigned cpu_series_next(unsigned n, unsigned all)
+{
+	return n * 2 > all && n != all ? all : n * 2;
+}
+
+#define for_each_cpu_count(n, all) \
+	for ((n) = 1; (n) <= (all); (n) = cpu_series_next((n), (all)))
+
 #define PLAN_MIN_SAMPLES     10
 #define PLAN_MIN_WARMUP	     2
 #define PLAN_MIN_DURATION_MS 10

@@ -518,8 +518,7 @@ static void snapshot(int k)
 		snap[k][w] = workers[w].reads;
 }
 
-static unsigned worker_cpu[MAX_CPUS];
-static uint32_t worker_runs[MAX_CPUS];
+static struct bg_group worker_group;
 
 /* Worker w runs on the w-th CPU after 0, as background work. */
 static void start_workers(void)
@@ -527,29 +526,21 @@ static void start_workers(void)
 	unsigned cpu, w = 0;
 
 	stop = false;
+	bg_init(&worker_group);
 	for_each_cpu(cpu, &cpus_online) {
 		if (cpu == 0 || w == cur->workers)
 			continue;
 		workers[w] = (struct worker){.index = w,
 					     .seed = cur->seed * 1000 + w};
-		worker_cpu[w] = cpu;
-		worker_runs[w] = smp_background_finished(cpu);
-		smp_start_background(cpu, worker_loop, &workers[w]);
+		bg_start(&worker_group, cpu, worker_loop, &workers[w]);
 		w++;
 	}
 }
 
 static void stop_workers(void)
 {
-	uint64_t start = rdtsc();
-
 	__atomic_store_n(&stop, true, __ATOMIC_RELEASE);
-	for (unsigned w = 0; w < cur->workers; w++)
-		while (smp_background_finished(worker_cpu[w]) ==
-			       worker_runs[w] &&
-		       !xcall_cpu_lost(worker_cpu[w]) &&
-		       rdtsc() - start < us_to_cycles(WAIT_US))
-			cpu_relax();
+	bg_wait(&worker_group, WAIT_US);
 }
 
 /* Reads per million cycles: 64-bit math (no libgcc in the kernel). */

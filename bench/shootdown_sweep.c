@@ -23,7 +23,6 @@
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
-#define WAIT_US	     5000000
 #define MAX_VARIANTS (4 * S_COUNT) /* modes x global or not */
 
 struct variant {

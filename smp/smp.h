@@ -171,6 +171,20 @@ uint64_t smp_barrier(const struct cpumask *mask);
 bool smp_start_background(unsigned cpu, xcall_fn fn, void *arg);
 uint32_t smp_background_finished(unsigned cpu);
 
+/*
+ * Background work on several CPUs at once, and the one wait for all of
+ * it: bg_start() starts fn(arg) on cpu and remembers it; bg_wait() waits
+ * until each started CPU has finished, was taken out of the run, or
+ * timeout_us passed, and returns how many had not finished.
+ */
+struct bg_group {
+	struct cpumask started;
+	uint32_t finished_before[MAX_CPUS];
+};
+void bg_init(struct bg_group *g);
+bool bg_start(struct bg_group *g, unsigned cpu, xcall_fn fn, void *arg);
+unsigned bg_wait(const struct bg_group *g, uint64_t timeout_us);
+
 /* The online CPUs other than this one. */
 void cpus_others(struct cpumask *out);
 

@@ -61,3 +61,32 @@ uint32_t smp_background_finished(unsigned cpu)
 {
 	return __atomic_load_n(&percpu[cpu]->bg_finished, __ATOMIC_ACQUIRE);
 }
+
+void bg_init(struct bg_group *g)
+{
+	cpumask_zero(&g->started);
+}
+
+bool bg_start(struct bg_group *g, unsigned cpu, xcall_fn fn, void *arg)
+{
+	g->finished_before[cpu] = smp_background_finished(cpu);
+	if (!smp_start_background(cpu, fn, arg))
+		return false;
+	cpumask_set(cpu, &g->started);
+	return true;
+}
+
+unsigned bg_wait(const struct bg_group *g, uint64_t timeout_us)
+{
+	uint64_t start = rdtsc(), limit = us_to_cycles(timeout_us);
+	unsigned cpu, late = 0;
+
+	for_each_cpu(cpu, &g->started) {
+		while (smp_background_finished(cpu) ==
+			       g->finished_before[cpu] &&
+		       !xcall_cpu_lost(cpu) && rdtsc() - start < limit)
+			cpu_relax();
+		late += smp_background_finished(cpu) == g->finished_before[cpu];
+	}
+	return late;
+}
