@@ -1,44 +1,31 @@
 // SPDX-License-Identifier: MIT
 /*
- * The experiments' command-line keys (bench/options.h): the lists through
- * bench/params.c's parsers, whose notes are the command line's
- * diagnostics; numbers and flags as the kernel's parser reads them. Each
- * default is written here once, as it would be on the line.
+ * The experiments' command-line keys (bench/options.h): numbers, flags
+ * and lists as lib/cmdline's own kinds, invlpgb= and delay_handler=
+ * through bench/params.c's parsers. Each default is written here once, as
+ * it would be on the line, and is what a list with no valid item keeps.
  */
 #include "bench/options.h"
 #include "bench/shootdown_sweep.h"
 
-const char *const bench_names[4] = {"primitives", "shootdown", "reclaim",
-				    "flushloop"};
-const char *const strategy_names[S_COUNT] = {
-	"ipi-page", "ipi-range", "ipi-full", "ipi-linux", "invlpgb",
-};
+/* Each list of names once: the experiments' arrays and the keys' choices. */
+#define BENCH_NAMES "primitives", "shootdown", "reclaim", "flushloop"
+#define STRATEGY_NAMES \
+	"ipi-page", "ipi-range", "ipi-full", "ipi-linux", "invlpgb"
 
-static size_t parse_bench(const char *val, void *dst, const struct diag_sink *d)
-{
-	struct param_names t = PARAM_NAMES_ARRAY(bench_names);
+const char *const bench_names[4] = {BENCH_NAMES};
+const char *const strategy_names[S_COUNT] = {STRATEGY_NAMES};
+static const char *const bench_choices[] = {BENCH_NAMES, NULL};
+static const char *const strategy_choices[] = {STRATEGY_NAMES, NULL};
 
-	return params_parse_names("bench", val, &t, true, dst, d);
-}
+static const char *const target_words[] = {"all", "auto", NULL};
+static const uint32_t target_values[] = {PARAM_TARGETS_ALL, PARAM_TARGETS_AUTO};
 
-static size_t parse_strategies(const char *val, void *dst,
-			       const struct diag_sink *d)
-{
-	struct param_names t = PARAM_NAMES_ARRAY(strategy_names);
-
-	return params_parse_names("strategies", val, &t, false, dst, d);
-}
-
-static size_t parse_pages(const char *val, void *dst, const struct diag_sink *d)
-{
-	return params_parse_pages(val, dst, d);
-}
-
-static size_t parse_targets(const char *val, void *dst,
-			    const struct diag_sink *d)
-{
-	return params_parse_targets(val, dst, d);
-}
+/* lib/cmdline writes a list key's struct cmdline_list into the field. */
+_Static_assert(sizeof(struct param_list) == sizeof(struct cmdline_list) &&
+		       offsetof(struct param_list, v) ==
+			       offsetof(struct cmdline_list, v),
+	       "struct param_list is not laid out as struct cmdline_list");
 
 static size_t parse_invlpgb(const char *val, void *dst,
 			    const struct diag_sink *d)
@@ -46,11 +33,9 @@ static size_t parse_invlpgb(const char *val, void *dst,
 	return params_parse_invlpgb(val, dst, d);
 }
 
-static size_t parse_delay(const char *val, void *dst, const struct diag_sink *d)
+static bool parse_delay(const char *val, void *dst, char *why, size_t whylen)
 {
-	struct param_names t = PARAM_NAMES_ARRAY(strategy_names);
-
-	return params_parse_delay(val, &t, dst, d);
+	return params_parse_delay(val, strategy_choices, dst, why, whylen);
 }
 
 #define P_OFF(f) offsetof(struct bench_params, f)
@@ -58,13 +43,14 @@ static size_t parse_delay(const char *val, void *dst, const struct diag_sink *d)
 const struct cmdline_opt bench_opts[] = {
 	{
 		.key = "bench",
-		.kind = OPT_CUSTOM,
+		.kind = OPT_LIST_NAME,
 		.def = "all",
 		.help = "experiments to run: all, none or a comma-separated "
 			"list of names",
 		.offset = P_OFF(bench),
+		.choices = bench_choices,
+		.none = true,
 		.size = 128,
-		.parse_notes = parse_bench,
 	},
 	{
 		.key = "seed",
@@ -77,33 +63,37 @@ const struct cmdline_opt bench_opts[] = {
 	},
 	{
 		.key = "pages",
-		.kind = OPT_CUSTOM,
+		.kind = OPT_LIST_UINT,
 		.def = PARAM_PAGES_DEFAULT,
 		.help = "pages invalidated per shootdown: a comma-separated "
 			"list of 1..512",
 		.offset = P_OFF(pages),
+		.min = 1,
+		.max = PARAM_PAGES_MAX,
 		.size = 128, /* 32 items of 3 digits, commas, NUL */
-		.parse_notes = parse_pages,
 	},
 	{
 		.key = "targets",
-		.kind = OPT_CUSTOM,
+		.kind = OPT_LIST_UINT,
 		.def = "auto",
 		.help = "responder counts: a comma-separated list of numbers, "
 			"all (every other CPU) or auto (1,2,4,... and all)",
 		.offset = P_OFF(targets),
+		.min = 1,
+		.max = PARAM_TARGETS_MAX,
+		.choices = target_words,
+		.values = target_values,
 		.size = 160,
-		.parse_notes = parse_targets,
 	},
 	{
 		.key = "strategies",
-		.kind = OPT_CUSTOM,
+		.kind = OPT_LIST_NAME,
 		.def = "all",
 		.help = "invalidation strategies to compare: all or a "
 			"comma-separated list (ipi-page,ipi-range,...)",
 		.offset = P_OFF(strategies),
+		.choices = strategy_choices,
 		.size = 128,
-		.parse_notes = parse_strategies,
 	},
 	{
 		.key = "budget_s",
@@ -200,7 +190,7 @@ const struct cmdline_opt bench_opts[] = {
 			"strategy (records carry delay_cycles); none: off",
 		.offset = P_OFF(delay),
 		.size = 48,
-		.parse_notes = parse_delay,
+		.parse = parse_delay,
 	},
 	{
 		.key = "invlpgb",

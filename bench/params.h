@@ -1,23 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The experiments' parameters, and the parsers of their lists: pages=,
- * targets=, strategies=, bench=, invlpgb=, delay_handler=. They run as the
- * OPT_CUSTOM parsers of the experiments' command-line keys
- * (bench/options.c), which lib/cmdline.c applies in the one parse of
- * the line; numbers and flags are its plain OPT_UINT and OPT_FLAG keys.
+ * The experiments' parameters. The command line fills them through the
+ * experiments' table of keys (bench/options.c) in lib/cmdline.c's one
+ * parse of the line: numbers, flags and lists (pages=, targets=,
+ * strategies=, bench=) as its own kinds, which also say what was wrong.
+ * What is left here: the two values with a shape of their own,
+ * invlpgb=MODE[,bug=KIND] and delay_handler=STRATEGY:CYCLES, and turning
+ * targets= into responder counts once the number of CPUs is known.
  * Portable, tested on the host.
  *
- * As with the command line itself, bad input never stops a run. Each
- * problem becomes one diagnostic, plain printable ASCII, that names the
- * item and says what was done instead, e.g.
- *   params: pages: item 'x' is not a number: skipped
- *   params: pages: item '0' is out of range 1..512: skipped
- *   params: pages: no valid value in 'x,0': using default '1,2,8,32,33,64,512'
- *   params: strategies: unknown name 'ipi-fast' (expected all or
- *           ipi-page|ipi-range|...): skipped
- *   params: targets: 8 is more than the 3 responders: using 3
- * Lists keep the order given and drop repeats (reported), so a user who
- * types pages=512,1 gets them in that order.
+ * As with the rest of the command line, bad input never stops a run, and
+ * each problem is one `cmdline:` diagnostic that names the word and says
+ * what was done instead, e.g.
+ *   cmdline: 'invlpgb=emulated': mode 'emulated': expected
+ *            auto|off|emulate|force: using 'auto'
+ *   cmdline: 'targets=8': item '8': more than the 3 responders: using 3
  */
 #ifndef BENCH_PARAMS_H
 #define BENCH_PARAMS_H
@@ -28,8 +25,8 @@
 #include "kernel/stoppoint.h"
 #include "lib/cmdline.h"
 
-#define PARAM_LIST_MAX 32 /* values per list */
-#define PARAM_DIAG_LEN 160
+#define PARAM_LIST_MAX CMDLINE_LIST_MAX /* values per list */
+#define PARAM_DIAG_LEN CMDLINE_DIAG_LEN
 /* shootdown maps one page table's worth: bench/shootdown_pages.h */
 #define PARAM_PAGES_MAX	    512
 #define PARAM_PAGES_DEFAULT "1,2,8,32,33,64,512"
@@ -40,38 +37,14 @@
 #define PARAM_TARGETS_ALL  UINT32_MAX	    /* every responder */
 #define PARAM_TARGETS_AUTO (UINT32_MAX - 1) /* 1, 2, 4, ... and all */
 
+/*
+ * A list key's value: lib/cmdline's struct cmdline_list under the name
+ * the experiments use (the layout is checked in bench/options.c).
+ */
 struct param_list {
 	uint32_t n;
 	uint32_t v[PARAM_LIST_MAX];
 };
-
-/*
- * Diagnostics go to a struct diag_sink (lib/cmdline.h): the command
- * line's own channel when these parsers run as its options' parsers
- * (bench/options.c). Each is NUL-terminated, < PARAM_DIAG_LEN bytes.
- */
-
-/*
- * A caller's table of names (strategies, experiments): `count` elements,
- * `stride` bytes apart, each with a `const char *` at `offset`. NULL names
- * are skipped. Only the first PARAM_LIST_MAX can be selected.
- */
-struct param_names {
-	const void *base;
-	size_t count;
-	size_t stride;
-	size_t offset;
-};
-
-/* From `static const char *const names[] = {...}`. */
-#define PARAM_NAMES_ARRAY(arr)                                       \
-	((struct param_names){(arr), sizeof(arr) / sizeof((arr)[0]), \
-			      sizeof((arr)[0]), 0})
-/* From an array of structs with a `const char *field`. */
-#define PARAM_NAMES_FIELD(arr, field)                                    \
-	((struct param_names){                                           \
-		(arr), sizeof(arr) / sizeof((arr)[0]), sizeof((arr)[0]), \
-		__builtin_offsetof(__typeof__((arr)[0]), field)})
 
 enum param_invlpgb_mode {
 	PARAM_INVLPGB_AUTO, /* the instruction where CPUID has it, bare metal */
@@ -140,25 +113,6 @@ struct bench_params {
 	uint64_t given[CMDLINE_OPTS_MAX / 64];
 };
 
-/*
- * Each parser below fills *out completely, emits its diagnostics through d
- * (which may be NULL) and returns how many there were. An empty or NULL
- * string means the default, silently.
- */
-
-/* Numbers in [min, max]; if none is valid, `def` (parsed the same way). */
-size_t params_parse_uints(const char *key, const char *s, uint32_t min,
-			  uint32_t max, const char *def, struct param_list *out,
-			  const struct diag_sink *d);
-
-/* pages=: 1..PARAM_PAGES_MAX, default PARAM_PAGES_DEFAULT. */
-size_t params_parse_pages(const char *s, struct param_list *out,
-			  const struct diag_sink *d);
-
-/* targets=: 1..PARAM_TARGETS_MAX, `all` and `auto` (the default). */
-size_t params_parse_targets(const char *s, struct param_list *out,
-			    const struct diag_sink *d);
-
 /* 1, 2, 4, 8, ... up to `responders`, then `responders` itself. */
 void params_default_targets(uint32_t responders, struct param_list *out);
 
@@ -166,29 +120,21 @@ void params_default_targets(uint32_t responders, struct param_list *out);
  * Turns a targets list into responder counts for a machine with
  * `responders` CPUs besides the initiator: `all` becomes that number,
  * `auto` (or an empty list) the default list, larger numbers are clamped
- * to it (reported); repeats that this creates are dropped silently.
- * Nothing to run (out->n == 0) when responders == 0.
+ * to it, each said through d (may be NULL) as a `cmdline:` diagnostic
+ * naming targets=; repeats that this creates are dropped silently.
+ * Nothing to run (out->n == 0) when responders == 0. Returns how many
+ * diagnostics there were.
  */
 size_t params_resolve_targets(const struct param_list *in, uint32_t responders,
 			      struct param_list *out,
 			      const struct diag_sink *d);
 
 /*
- * Names from a table, as indices into it. `all` selects every name (in
- * table order); `none`, when allow_none and alone, selects nothing. If no
- * item is valid, the result is `all`.
- */
-size_t params_parse_names(const char *key, const char *s,
-			  const struct param_names *names, bool allow_none,
-			  struct param_list *out, const struct diag_sink *d);
-
-/* The name at index i of a table (NULL if out of range). */
-const char *params_name(const struct param_names *names, size_t i);
-
-/*
- * invlpgb=MODE[,bug=KIND]: MODE auto|off|emulate|force (default auto),
- * KIND none|count|stride|no-tlbsync|no-global|pcid (default none; ignored
- * with off).
+ * invlpgb=MODE[,bug=KIND], an OPT_CUSTOM parse_notes parser: MODE
+ * auto|off|emulate|force (default auto), KIND
+ * none|count|stride|no-tlbsync|no-global|pcid (default none; ignored with
+ * off). Fills *out completely; notes each problem through d (may be NULL)
+ * and returns how many there were. An empty or NULL string is the default.
  */
 size_t params_parse_invlpgb(const char *s, struct param_invlpgb *out,
 			    const struct diag_sink *d);
@@ -196,12 +142,13 @@ const char *params_invlpgb_mode_name(enum param_invlpgb_mode mode);
 const char *params_invlpgb_bug_name(enum param_invlpgb_bug bug);
 
 /*
- * delay_handler=: `none` (or empty) is off; else STRATEGY:CYCLES with a
- * name from `strategies` and CYCLES in 1..PARAM_DELAY_MAX (decimal or
- * 0x hex). Anything else is reported and leaves it off.
+ * delay_handler=, an OPT_CUSTOM parse parser: `none` is off; else
+ * STRATEGY:CYCLES with a name of `strategies` (NULL-terminated) and
+ * CYCLES in 1..PARAM_DELAY_MAX (decimal or 0x hex). Anything else is
+ * rejected: false, *out untouched, and why says what was expected.
  */
-size_t params_parse_delay(const char *s, const struct param_names *strategies,
-			  struct param_delay *out, const struct diag_sink *d);
+bool params_parse_delay(const char *s, const char *const *strategies,
+			struct param_delay *out, char *why, size_t whylen);
 
 /*
  * "1,2,8" (`all`/`auto` by name) into buf, always terminated when

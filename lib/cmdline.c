@@ -8,14 +8,14 @@
  * into a temporary first and only stored when it is valid, so a rejected
  * word leaves the field as it was. OPT_CUSTOM parsers must follow the same
  * rule: leave dst untouched when they return false. Those that take part
- * of a value (parse_notes) never reject it; their notes join the
- * diagnostics, in the order the words came.
+ * of a value (parse_notes) never reject it; their notes, and those of the
+ * lists (cmdline_list.c), join the diagnostics with the word in front, in
+ * the order the words came.
  *
  * Words are numbered from 1 in diagnostics, not counting a skipped image
  * path, so that "word 2" is the second argument as the user typed it.
  */
-#include "lib/cmdline.h"
-#include "lib/kstring.h"
+#include "lib/cmdline_value.h"
 
 #define WORD_SHOW 40 /* bytes of a word quoted in a diagnostic */
 #define DEF_SHOW  24 /* bytes of a default quoted in a diagnostic */
@@ -58,10 +58,10 @@ static bool parse_flag(const char *val, bool *out)
 	return false;
 }
 
-static bool parse_uint(const struct cmdline_opt *opt, const char *val,
-		       uint64_t *out, struct kbuf *why)
+bool cmdline_uint_in(const struct cmdline_opt *opt, const char *s, size_t n,
+		     uint64_t *out, struct kbuf *why)
 {
-	enum kparse_err e = kparse_u64(val, kstrlen(val), out);
+	enum kparse_err e = kparse_u64(s, n, out);
 
 	if (e == KPARSE_OK && *out >= opt->min && *out <= opt->max)
 		return true;
@@ -70,7 +70,20 @@ static bool parse_uint(const struct cmdline_opt *opt, const char *val,
 	kbuf_u64(why, opt->min);
 	kbuf_puts(why, "..");
 	kbuf_u64(why, opt->max);
+	if (e == KPARSE_INVALID && opt->choices) {
+		kbuf_puts(why, " or ");
+		cmdline_put_choices(why, opt->choices);
+	}
 	return false;
+}
+
+void cmdline_put_choices(struct kbuf *b, const char *const *choices)
+{
+	for (size_t i = 0; choices && choices[i]; i++) {
+		if (i)
+			kbuf_puts(b, "|");
+		kbuf_puts(b, choices[i]);
+	}
 }
 
 static bool parse_choice(const struct cmdline_opt *opt, const char *val,
@@ -85,15 +98,11 @@ static bool parse_choice(const struct cmdline_opt *opt, const char *val,
 		}
 	}
 	kbuf_puts(why, "expected ");
-	for (int i = 0; c && c[i]; i++) {
-		if (i)
-			kbuf_puts(why, "|");
-		kbuf_puts(why, c[i]);
-	}
+	cmdline_put_choices(why, c);
 	return false;
 }
 
-/* OPT_STRING's field, and OPT_CUSTOM's longest value if it has one. */
+/* OPT_STRING's field, and a custom or list value's longest if it has one. */
 static bool too_long(const struct cmdline_opt *opt, size_t len,
 		     struct kbuf *why)
 {
@@ -123,6 +132,23 @@ static bool apply_custom(const struct cmdline_opt *opt, const char *val,
 	return false;
 }
 
+/* A list with no valid item is rejected: the option keeps what it had. */
+static bool apply_list(const struct cmdline_opt *opt, const char *val,
+		       void *dst, struct kbuf *why,
+		       const struct diag_sink *note)
+{
+	struct cmdline_list l;
+
+	if (too_long(opt, kstrlen(val), why))
+		return false;
+	if (!cmdline_parse_list(opt, val, &l, note)) {
+		kbuf_puts(why, "no valid item");
+		return false;
+	}
+	kmemcpy(dst, &l, sizeof(l));
+	return true;
+}
+
 /*
  * Parses val for opt and stores it in cfg only if it is valid; note:
  * where a parse_notes parser reports (NULL for defaults: silent).
@@ -146,7 +172,7 @@ static bool apply_value(const struct cmdline_opt *opt, const char *val,
 		*(bool *)dst = b;
 		return true;
 	case OPT_UINT:
-		if (!parse_uint(opt, val, &u, why))
+		if (!cmdline_uint_in(opt, val, len, &u, why))
 			return false;
 		*(uint64_t *)dst = u;
 		return true;
@@ -162,6 +188,9 @@ static bool apply_value(const struct cmdline_opt *opt, const char *val,
 		return true;
 	case OPT_CUSTOM:
 		return apply_custom(opt, val, dst, why, note);
+	case OPT_LIST_UINT:
+	case OPT_LIST_NAME:
+		return apply_list(opt, val, dst, why, note);
 	}
 	return false;
 }
@@ -186,6 +215,10 @@ static void set_zero(const struct cmdline_opt *opt, void *cfg)
 		break;
 	case OPT_CUSTOM:
 		break; /* size unknown: only its default can set it */
+	case OPT_LIST_UINT:
+	case OPT_LIST_NAME:
+		kmemset(dst, 0, sizeof(struct cmdline_list));
+		break;
 	}
 }
 
@@ -326,10 +359,26 @@ static bool check_word(struct parse_state *st, const char *w, size_t n,
 	return false;
 }
 
-/* A parse_notes parser's note: one diagnostic of this parse. */
-static void note_emit(void *ctx, const char *msg)
+/* The word a list's or a parse_notes parser's notes are about. */
+struct word_notes {
+	struct parse_state *st;
+	const char *w;
+	size_t n;
+};
+
+/* One note: "cmdline: 'WORD': " and the note, one diagnostic. */
+static void note_emit(void *ctx, const char *note)
 {
-	diag_emit(ctx, msg);
+	const struct word_notes *wn = ctx;
+	char msg[CMDLINE_DIAG_LEN];
+	struct kbuf b;
+
+	kbuf_init(&b, msg, sizeof(msg));
+	kbuf_puts(&b, "cmdline: ");
+	put_word(&b, wn->w, wn->n);
+	kbuf_puts(&b, ": ");
+	kbuf_puts(&b, note);
+	diag_emit(wn->st, msg);
 }
 
 /* Splits key=value, finds the option and applies the value. */
@@ -337,7 +386,8 @@ static void apply_word(struct parse_state *st, const char *w, size_t n)
 {
 	char msg[CMDLINE_DIAG_LEN], whybuf[WHY_LEN];
 	char val[CMDLINE_WORD_MAX + 1];
-	const struct diag_sink note = {note_emit, st};
+	struct word_notes wn = {st, w, n};
+	const struct diag_sink note = {note_emit, &wn};
 	const struct cmdline_opt *opt;
 	struct opt_ref ref;
 	struct kbuf b, why;

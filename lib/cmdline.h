@@ -14,6 +14,12 @@
  *   cmdline: unknown key 'nosuchkey' in 'nosuchkey=1': ignored
  *   cmdline: 'exit=foo': expected halt|reboot: using default 'halt'
  *   cmdline: word 3 has a non-printable byte 0x01 ('ab\x01'): ignored
+ *   cmdline: 'pages=1,x': item 'x': expected a number in 1..512: skipped
+ *   cmdline: 'pages=0': no valid item: using default '1,2,8'
+ * A list (OPT_LIST_UINT, OPT_LIST_NAME) is taken item by item: a bad item
+ * costs only itself, and a list with no valid item is rejected as a whole,
+ * so that the table's default (or an earlier word's list) stays, said out
+ * loud, never an empty list that would run nothing and look like a pass.
  * Diagnostics are plain printable ASCII (bytes outside 0x20..0x7e are shown
  * as \xNN) so that they can be printed and put into JSON as they are.
  *
@@ -35,11 +41,14 @@
 #define CMDLINE_DIAG_MAX   16
 #define CMDLINE_OPTS_MAX   256 /* options whose use is tracked, per table */
 #define CMDLINE_TABLES_MAX 4   /* tables in one parse */
+#define CMDLINE_LIST_MAX   32  /* items in a list option's value */
 
 /*
- * Where diagnostics go: each one a NUL-terminated printable line. An
- * OPT_CUSTOM parser that takes part of a value (parse_notes) reports
- * through one; cmdline_parse() puts them with its own.
+ * Where diagnostics go: each one a NUL-terminated printable line. A list,
+ * or an OPT_CUSTOM parser that takes part of a value (parse_notes), notes
+ * each problem through one, as "what: done instead" (e.g. "item 'x':
+ * expected a number in 1..512: skipped"); cmdline_parse() puts
+ * "cmdline: 'WORD': " in front and adds them to its own.
  */
 struct diag_sink {
 	void (*emit)(void *ctx, const char *msg); /* NULL: only counted */
@@ -52,6 +61,23 @@ enum opt_kind {
 	OPT_CHOICE, /* one of choices[], stored as its index: int */
 	OPT_STRING, /* copied into a char[size] */
 	OPT_CUSTOM, /* parse() decides */
+	/*
+	 * Comma-separated items, in the order given, repeats dropped, at
+	 * most CMDLINE_LIST_MAX: struct cmdline_list. OPT_LIST_UINT: numbers
+	 * as OPT_UINT's within [min, max] (max <= UINT32_MAX), or a word of
+	 * choices[] for values[] at its index (values above max, such as
+	 * "all" for a count known only at run time). OPT_LIST_NAME: names
+	 * of choices[], stored as their index; `all` adds every name in
+	 * table order; with `none` set, `none` alone is the empty list.
+	 */
+	OPT_LIST_UINT,
+	OPT_LIST_NAME,
+};
+
+/* A list option's value. */
+struct cmdline_list {
+	uint32_t n;
+	uint32_t v[CMDLINE_LIST_MAX];
 };
 
 struct cmdline_opt {
@@ -61,8 +87,14 @@ struct cmdline_opt {
 	const char *help;  /* one line for `help` */
 	size_t offset;	   /* of the field in the config struct */
 	uint64_t min, max; /* OPT_UINT */
-	const char *const *choices; /* OPT_CHOICE, NULL-terminated */
-	/* OPT_STRING: field size incl. NUL; OPT_CUSTOM: longest value + 1 */
+	/* OPT_CHOICE, OPT_LIST_*: NULL-terminated (see enum opt_kind) */
+	const char *const *choices;
+	const uint32_t *values; /* OPT_LIST_UINT: what choices[i] stands for */
+	bool none;		/* OPT_LIST_NAME: `none` alone is allowed */
+	/*
+	 * OPT_STRING: field size incl. NUL; OPT_CUSTOM and OPT_LIST_*:
+	 * longest value + 1 (0: only CMDLINE_WORD_MAX limits it)
+	 */
 	size_t size;
 	/*
 	 * OPT_CUSTOM: parse the NUL-terminated value into dst; on error
@@ -71,9 +103,10 @@ struct cmdline_opt {
 	 */
 	bool (*parse)(const char *val, void *dst, char *why, size_t whylen);
 	/*
-	 * OPT_CUSTOM, instead of parse: a value taken in part, such as a
-	 * list where one bad item costs only itself. Fills dst completely,
-	 * passes each problem (saying what was done instead) to note, which
+	 * OPT_CUSTOM, instead of parse: a value taken in part, where one
+	 * bad part costs only itself (lists have their own kinds). Fills
+	 * dst completely, passes each problem (saying what was done
+	 * instead, without the word: see struct diag_sink) to note, which
 	 * may be NULL, and returns how many there were. Never rejects.
 	 */
 	size_t (*parse_notes)(const char *val, void *dst,
@@ -107,7 +140,8 @@ bool cmdline_given(const uint64_t given[CMDLINE_OPTS_MAX / 64],
 
 /*
  * Sets every field to its option's default (defaults must parse). A NULL
- * default means false / min / index 0 / "" (OPT_CUSTOM: left as it is).
+ * default means false / min / index 0 / "" / an empty list (OPT_CUSTOM:
+ * left as it is).
  */
 void cmdline_defaults(const struct cmdline_opt *opts, size_t nopts, void *cfg);
 
@@ -126,6 +160,14 @@ size_t cmdline_parse(const char *line, const struct cmdline_opt *opts,
  */
 size_t cmdline_parse_tables(const char *line, const struct cmdline_table *t,
 			    size_t nt, struct cmdline_diags *diags);
+
+/*
+ * A list option's value into *out as cmdline_parse() takes it, each item
+ * dropped passed to note (may be NULL). False, with *out empty, if no
+ * item is valid: the option then keeps what it had.
+ */
+bool cmdline_parse_list(const struct cmdline_opt *opt, const char *val,
+			struct cmdline_list *out, const struct diag_sink *note);
 
 /* Finds an option by key; NULL if there is none. */
 const struct cmdline_opt *cmdline_find(const struct cmdline_opt *opts,

@@ -2,10 +2,10 @@
 /*
  * libFuzzer target: the kernel command line as the loader hands it over
  * (lib/cmdline.c with the real option tables of kernel/config.c and
- * bench/options.c in one parse, the console= parser and every experiment
- * parameter parser of bench/params.c among them), then those parsers
- * again on the raw line (longer than any key allows, so the list parsers
- * see long input).
+ * bench/options.c in one parse, the console= parser, the list kinds and
+ * bench/params.c's parsers among them), then the list keys and invlpgb=
+ * again on the raw line (longer than any key allows, so they see long
+ * input).
  *
  * Input: u8 responders (for params_resolve_targets), u8 size of the
  * buffer given to params_list_format, then the line; a NUL ends it early,
@@ -15,12 +15,6 @@
 #include "bench/options.h"
 #include "bench/params.h"
 #include "kernel/config.h"
-
-/* As bench/options.c names them. */
-static const char *const experiments[] = {"primitives", "shootdown", "reclaim",
-					  "flushloop"};
-static const char *const strategies[] = {"ipi-page", "ipi-range", "ipi-full",
-					 "ipi-linux", "invlpgb"};
 
 static size_t diag_count;
 
@@ -40,6 +34,41 @@ static size_t choice_count(const char *const *c)
 	while (c[n])
 		n++;
 	return n;
+}
+
+static bool list_word(const struct cmdline_opt *o, uint32_t v)
+{
+	for (size_t i = 0; o->choices && o->choices[i]; i++) {
+		if (o->values[i] == v)
+			return true;
+	}
+	return false;
+}
+
+/* In range (or a word's value, or a choice's index), no repeats. */
+static void check_list(const struct cmdline_opt *o, const void *f)
+{
+	struct cmdline_list l;
+
+	memcpy(&l, f, sizeof(l));
+	FUZZ_CHECK(l.n <= CMDLINE_LIST_MAX, "%s: %u items", o->key, l.n);
+	for (uint32_t i = 0; i < l.n; i++) {
+		uint32_t v = l.v[i];
+
+		if (o->kind == OPT_LIST_NAME)
+			FUZZ_CHECK(v < choice_count(o->choices), "%s: name %u",
+				   o->key, v);
+		else
+			FUZZ_CHECK((v >= o->min && v <= o->max) ||
+					   list_word(o, v),
+				   "%s: %u outside %llu..%llu", o->key, v,
+				   (unsigned long long)o->min,
+				   (unsigned long long)o->max);
+		for (uint32_t j = 0; j < i; j++)
+			FUZZ_CHECK(l.v[j] != v, "%s: %u twice", o->key, v);
+	}
+	/* Only `none` alone empties a list with a default. */
+	FUZZ_CHECK(l.n || !o->def || o->none, "%s: empty", o->key);
 }
 
 /* Every field of a table's struct holds what its option allows. */
@@ -77,6 +106,10 @@ static void check_table(const struct cmdline_table *t, const char *line)
 			fuzz_check_printable(f, o->size);
 			break;
 		case OPT_CUSTOM:
+			break;
+		case OPT_LIST_UINT:
+		case OPT_LIST_NAME:
+			check_list(o, f);
 			break;
 		}
 		/* A key the line set must be on it. */
@@ -118,6 +151,10 @@ static void same_fields(const struct cmdline_opt *opts, size_t nopts,
 		case OPT_STRING:
 			same = !strcmp(fa, fb);
 			break;
+		case OPT_LIST_UINT:
+		case OPT_LIST_NAME:
+			same = !memcmp(fa, fb, sizeof(struct cmdline_list));
+			break;
 		default:
 			same = true;
 			break;
@@ -136,18 +173,11 @@ static void same_config(const struct config *a, const struct config *b)
 		   "given differs between two parses");
 }
 
-/* The typed values of the experiments' OPT_CUSTOM keys, field by field. */
+/* The experiments' keys; OPT_CUSTOM ones by their typed values. */
 static void same_params(const struct bench_params *a,
 			const struct bench_params *b)
 {
 	same_fields(bench_opts, bench_nopts, a, b);
-	FUZZ_CHECK(
-		!memcmp(&a->bench, &b->bench, sizeof(a->bench)) &&
-			!memcmp(&a->strategies, &b->strategies,
-				sizeof(a->strategies)) &&
-			!memcmp(&a->pages, &b->pages, sizeof(a->pages)) &&
-			!memcmp(&a->targets, &b->targets, sizeof(a->targets)),
-		"lists differ between two parses");
 	FUZZ_CHECK(a->invlpgb.mode == b->invlpgb.mode &&
 			   a->invlpgb.bug == b->invlpgb.bug &&
 			   a->delay.on == b->delay.on &&
@@ -158,20 +188,16 @@ static void same_params(const struct bench_params *a,
 		   "given differs between two parses");
 }
 
-static void check_list(const char *what, const struct param_list *l,
-		       uint32_t min, uint32_t max, bool specials)
+/* Responder counts: 1..max, no repeats. */
+static void check_counts(const struct param_list *l, uint32_t max)
 {
-	FUZZ_CHECK(l->n <= PARAM_LIST_MAX, "%s: %u values", what, l->n);
+	FUZZ_CHECK(l->n <= PARAM_LIST_MAX, "resolved: %u values", l->n);
 	for (uint32_t i = 0; i < l->n; i++) {
-		uint32_t v = l->v[i];
-
-		FUZZ_CHECK((v >= min && v <= max) ||
-				   (specials && (v == PARAM_TARGETS_ALL ||
-						 v == PARAM_TARGETS_AUTO)),
-			   "%s: value %u outside %u..%u", what, v, min, max);
-		/* Lists drop repeats (params.h). */
+		FUZZ_CHECK(l->v[i] >= 1 && l->v[i] <= max,
+			   "resolved: %u outside 1..%u", l->v[i], max);
 		for (uint32_t j = 0; j < i; j++)
-			FUZZ_CHECK(l->v[j] != v, "%s: %u twice", what, v);
+			FUZZ_CHECK(l->v[j] != l->v[i], "resolved: %u twice",
+				   l->v[i]);
 	}
 }
 
@@ -211,13 +237,9 @@ static void check_params(const struct bench_params *p, uint32_t responders,
 {
 	struct param_list resolved;
 
-	check_list("bench", &p->bench, 0, ARRAY_SIZE(experiments) - 1, false);
-	check_list("strategies", &p->strategies, 0, ARRAY_SIZE(strategies) - 1,
-		   false);
+	/* The lists' items: check_table. */
 	FUZZ_CHECK(p->strategies.n > 0, "no strategy (the default is all)");
-	check_list("pages", &p->pages, 1, PARAM_PAGES_MAX, false);
 	FUZZ_CHECK(p->pages.n > 0, "no page count");
-	check_list("targets", &p->targets, 1, PARAM_TARGETS_MAX, true);
 	FUZZ_CHECK(p->invlpgb.mode <= PARAM_INVLPGB_FORCE, "mode %d",
 		   p->invlpgb.mode);
 	FUZZ_CHECK(p->invlpgb.bug <= PARAM_BUG_PCID, "bug %d", p->invlpgb.bug);
@@ -231,7 +253,7 @@ static void check_params(const struct bench_params *p, uint32_t responders,
 
 	COUNTED(params_resolve_targets(&p->targets, responders, &resolved,
 				       &diags));
-	check_list("resolved targets", &resolved, 1, responders, false);
+	check_counts(&resolved, responders);
 	FUZZ_CHECK(responders || !resolved.n, "targets without responders");
 	FUZZ_CHECK(!responders || resolved.n, "no targets for %u responders",
 		   responders);
@@ -240,27 +262,29 @@ static void check_params(const struct bench_params *p, uint32_t responders,
 	check_format(&resolved, fmt_size);
 }
 
-/* The parsers on the raw line: longer than any config field allows. */
+/* The list keys and invlpgb= on the raw line: longer than they allow. */
 static void raw_parsers(const char *line, size_t fmt_size)
 {
-	struct param_names ex = PARAM_NAMES_ARRAY(experiments);
-	struct param_names st = PARAM_NAMES_ARRAY(strategies);
 	struct param_invlpgb inv;
-	struct param_list l;
+	struct cmdline_list l;
+	struct param_list pl;
 
-	COUNTED(params_parse_pages(line, &l, &diags));
-	check_list("raw pages", &l, 1, PARAM_PAGES_MAX, false);
-	check_format(&l, fmt_size);
-	COUNTED(params_parse_targets(line, &l, &diags));
-	check_list("raw targets", &l, 1, PARAM_TARGETS_MAX, true);
-	COUNTED(params_parse_uints("samples", line, 3, 1000, "7", &l, &diags));
-	check_list("raw uints", &l, 3, 1000, false);
-	FUZZ_CHECK(l.n > 0, "no value, not even the default");
-	COUNTED(params_parse_names("bench", line, &ex, true, &l, &diags));
-	check_list("raw bench", &l, 0, ARRAY_SIZE(experiments) - 1, false);
-	COUNTED(params_parse_names("strategies", line, &st, false, &l, &diags));
-	check_list("raw strategies", &l, 0, ARRAY_SIZE(strategies) - 1, false);
-	FUZZ_CHECK(l.n > 0, "no strategy");
+	for (size_t i = 0; i < bench_nopts; i++) {
+		const struct cmdline_opt *o = &bench_opts[i];
+		bool ok;
+
+		if (o->kind != OPT_LIST_UINT && o->kind != OPT_LIST_NAME)
+			continue;
+		ok = cmdline_parse_list(o, line, &l, &diags);
+		FUZZ_CHECK(
+			ok == (l.n > 0 || (o->none && !strcmp(line, "none"))),
+			"%s: %s with %u items", o->key,
+			ok ? "valid" : "rejected", l.n);
+		if (ok)
+			check_list(o, &l);
+		memcpy(&pl, &l, sizeof(pl));
+		check_format(&pl, fmt_size);
+	}
 	COUNTED(params_parse_invlpgb(line, &inv, &diags));
 	FUZZ_CHECK(inv.mode <= PARAM_INVLPGB_FORCE && inv.bug <= PARAM_BUG_PCID,
 		   "invlpgb %d,%d", inv.mode, inv.bug);

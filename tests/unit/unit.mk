@@ -35,9 +35,10 @@ unit_tests.bench := stats hist params table plan reclaim_counts
 
 unit_srcs.kstring := lib/kstring.c
 unit_srcs.json := lib/json.c
-unit_srcs.cmdline := lib/cmdline.c lib/kstring.c
+unit_srcs.cmdline := lib/cmdline.c lib/cmdline_list.c lib/kstring.c
 unit_srcs.printf := lib/printf.c
-unit_srcs.config := kernel/config.c lib/cmdline.c lib/kstring.c
+unit_srcs.config := kernel/config.c lib/cmdline.c lib/cmdline_list.c \
+	lib/kstring.c
 unit_srcs.multiboot := kernel/multiboot.c lib/kstring.c
 unit_srcs.report := lib/printf.c lib/json.c
 unit_includes.report := kernel/report.c
@@ -64,7 +65,7 @@ unit_srcs.idle := smp/idle.c
 unit_srcs.stats := bench/stats.c kernel/tsc_estimate.c lib/muldiv.c
 unit_srcs.hist := bench/hist.c
 unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
-	lib/cmdline.c lib/kstring.c
+	lib/cmdline.c lib/cmdline_list.c lib/kstring.c
 unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
 	lib/muldiv.c lib/kstring.c
 unit_srcs.plan := bench/plan.c lib/printf.c lib/kstring.c
