@@ -48,7 +48,8 @@ FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_KSTRING := $(FUZZ_OUT)/kstring.o $(FUZZ_DIR)/kmem.c
 FUZZ_ACPI_SRCS := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
 	kernel/acpi_tables.c lib/printf.c $(FUZZ_KSTRING)
-FUZZ_SRCS_multiboot := kernel/multiboot.c $(FUZZ_KSTRING)
+FUZZ_SRCS_multiboot := kernel/multiboot.c kernel/multiboot_query.c \
+	$(FUZZ_KSTRING)
 FUZZ_SRCS_cmdline := lib/cmdline.c lib/cmdline_list.c kernel/config.c \
 	bench/params.c bench/options.c $(FUZZ_KSTRING)
 FUZZ_SRCS_acpi := $(FUZZ_ACPI_SRCS)

@@ -39,7 +39,8 @@ unit_srcs.cmdline := lib/cmdline.c lib/cmdline_list.c lib/kstring.c
 unit_srcs.printf := lib/printf.c
 unit_srcs.config := kernel/config.c lib/cmdline.c lib/cmdline_list.c \
 	lib/kstring.c
-unit_srcs.multiboot := kernel/multiboot.c lib/kstring.c
+unit_srcs.multiboot := kernel/multiboot.c kernel/multiboot_query.c \
+	lib/kstring.c
 unit_srcs.report := lib/printf.c lib/json.c
 unit_includes.report := kernel/report.c
 unit_srcs.smbios := kernel/smbios.c lib/kstring.c lib/printf.c
@@ -51,8 +52,8 @@ unit_ldlibs.barrier := -pthread
 unit_srcs.acpi := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
 	kernel/acpi_tables.c lib/kstring.c lib/printf.c
 unit_cflags.acpi := -DACPI_DATA_DIR='"$(abspath $(UNIT_DIR)/data/acpi)"'
-unit_srcs.fwread := kernel/fwread.c kernel/multiboot.c lib/kstring.c \
-	lib/printf.c
+unit_srcs.fwread := kernel/fwread.c kernel/multiboot.c \
+	kernel/multiboot_query.c lib/kstring.c lib/printf.c
 unit_srcs.pmm := mm/pmm.c mm/pmm_map.c
 unit_srcs.pt := mm/pt.c mm/pt_range.c
 unit_srcs.invlpgb := mm/invlpgb.c
