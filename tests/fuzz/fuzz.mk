@@ -54,7 +54,7 @@ FUZZ_SRCS_cmdline := lib/cmdline.c lib/cmdline_list.c kernel/config.c \
 	bench/params.c bench/options.c $(FUZZ_KSTRING)
 FUZZ_SRCS_acpi := $(FUZZ_ACPI_SRCS)
 FUZZ_SRCS_acpi_table := $(FUZZ_ACPI_SRCS)
-FUZZ_SRCS_topology := smp/topology.c
+FUZZ_SRCS_topology := smp/topology.c smp/topology_ids.c
 FUZZ_SRCS_invlpgb := mm/invlpgb.c
 
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_OUT)/fuzz_%)
