@@ -43,20 +43,18 @@ from runs import load  # noqa: E402
 # The logs of the QEMU cases that ran in this invocation: {case: log path}.
 # Set by tests/qemu/runner.py before it runs FreshLogs.
 FRESH = {}
-SAME_CASES = ("results-same-a", "results-same-b")
-# The case that runs results-same-a's configuration with the kernel's
-# responder delay (delay_handler=, a test aid) and raw=on. Where it did not
-# run in this invocation, the slowdown is synthetic: results-same-a's
-# records with histograms drawn 3x slower for ipi-range.
-DELAY_CASE = "results-slow"
-# TCG timings: two runs of one configuration usually differ by a few
-# percent at the p50 of these short shootdowns, but not always: a whole
-# run came out 70% slower than its twin (12 of 12 rows), and one run's
-# pages=8 targets=3 rows 50% slower, on a quiet 2-core host. A threshold
-# above that keeps the test about statistics, not about the host; the
-# slowdowns it must still call slower are +200% (synthetic) and +900%
-# (results-slow's delay_handler=).
-TCG_THRESHOLD = "100"
+# Six runs of one configuration, interleaved in cases.tsv with three runs
+# of it with the kernel's responder delay (delay_handler=, a test aid, and
+# raw=on). compare: one a side (same-a vs same-b) cannot tell; three a side
+# no significant change; three against the delayed ones slower, all at the
+# default threshold and alpha: the run is the unit, so TCG's launch
+# variance is what the test weighs a change against.
+SAME_A = ("results-same-a", "results-same-c", "results-same-e")
+SAME_B = ("results-same-b", "results-same-d", "results-same-f")
+SAME_CASES = (SAME_A[0], SAME_B[0])
+# Where the delayed runs did not run in this invocation, the slowdown is
+# synthetic: SAME_A's records with histograms drawn 3x slower for ipi-range.
+DELAY_CASES = ("results-slow", "results-slow-2", "results-slow-3")
 
 
 def run_cli(argv):
@@ -209,19 +207,79 @@ class Statistics(unittest.TestCase):
         self.assertGreater(lo, 15)
 
 
+# Launch factors of synthetic boots of one configuration: every time of a
+# boot is multiplied by its factor (launch-to-launch variance, here +-10%;
+# a single pair 1.0 vs 1.25 is what made the old sample-pooling compare call
+# two runs of one configuration different).
+LAUNCH_A = (1.0, 1.1, 0.92)
+LAUNCH_B = (0.95, 1.08, 1.02)
+IPI_RANGE = lambda r: r.get("strategy") == "ipi-range"  # noqa: E731
+
+
+class RunLevelStatistics(unittest.TestCase):
+    """The decision logic of stats.run_test / paired_test (the run is the
+    unit), on per-run p50s."""
+
+    def test_one_run_a_side_is_not_testable(self):
+        for a, b in (([1000], [1250]), ([1000], [10000])):
+            res = stats.run_test(a, b)
+            self.assertIsNone(res.p)
+            self.assertIsNone(res.ci)
+            self.assertIn("launch-to-launch variance", res.why)
+            self.assertAlmostEqual(res.change_pct, (b[0] / a[0] - 1) * 100)
+
+    def test_launch_variance_is_not_a_change(self):
+        res = stats.run_test([1000 * f for f in LAUNCH_A], [1000 * f for f in LAUNCH_B])
+        self.assertGreater(res.p, 0.5)
+        self.assertLess(res.ci[0], 0)
+        self.assertGreater(res.ci[1], 0)
+
+    def test_a_shift_beyond_launch_variance_is_significant(self):
+        res = stats.run_test([1000 * f for f in LAUNCH_A], [3000 * f for f in LAUNCH_B])
+        self.assertLess(res.p, 1e-4)
+        self.assertEqual(res.df, 4)
+        self.assertLess(res.ci[0], 200)
+        self.assertGreater(res.ci[0], 100)
+
+    def test_several_against_one_pools_the_variance(self):
+        res = stats.run_test([1000 * f for f in LAUNCH_A], [3000])
+        self.assertEqual(res.df, 2)
+        self.assertLess(res.p, 0.01)
+        self.assertGreater(stats.run_test([1000 * f for f in LAUNCH_A], [1100]).p, 0.3)
+
+    def test_known_t_values(self):
+        self.assertAlmostEqual(stats.t_quantile(0.05, 2), 4.3027, places=3)
+        self.assertAlmostEqual(stats.t_quantile(0.05, 30), 2.0423, places=3)
+        self.assertAlmostEqual(stats.t_two_sided_p(2.0, 4), 0.11612, places=4)
+
+    def test_paired(self):
+        self.assertIsNone(stats.paired_test([0.5]).p)
+        self.assertLess(stats.paired_test([0.5, 0.52, 0.48]).p, 0.01)
+        self.assertGreater(stats.paired_test([0.9, 1.1, 1.0]).p, 0.5)
+
+
 class Compare(unittest.TestCase):
-    """compare over synthetic runs with known differences."""
+    """compare over synthetic runs with known differences and launch
+    variance."""
 
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="results-test-")
-        slow = lambda r: r.get("strategy") == "ipi-range"  # noqa: E731
         cls.files = {}
-        for name, kw in (("a1", {"seed": 1}), ("a2", {"seed": 2}), ("a3", {"seed": 3}),
-                         ("slow", {"seed": 4, "shift": 1.3, "which": slow}),
-                         ("fast", {"seed": 5, "shift": 0.7, "which": slow}),
-                         ("nohist", {"seed": 6, "hists": False}),
-                         ("cpus8", {"seed": 7, "cpus": 8})):
+        runs = {"nohist": {"seed": 6, "hists": False}, "cpus8": {"seed": 7, "cpus": 8}}
+        for i, f in enumerate(LAUNCH_A):
+            runs[f"a{i + 1}"] = {"seed": 1 + i, "launch": f}
+            runs[f"nohist{i + 1}"] = {"seed": 40 + i, "launch": f, "hists": False}
+        for i, f in enumerate(LAUNCH_B):
+            runs[f"b{i + 1}"] = {"seed": 10 + i, "launch": f}
+            runs[f"slow{i + 1}"] = {"seed": 20 + i, "launch": f, "shift": 3.0,
+                                    "which": IPI_RANGE}
+            runs[f"fast{i + 1}"] = {"seed": 30 + i, "launch": f, "shift": 0.5,
+                                    "which": IPI_RANGE}
+            runs[f"mild{i + 1}"] = {"seed": 50 + i, "shift": 1.3, "which": IPI_RANGE}
+        for i in range(3):
+            runs[f"base{i + 1}"] = {"seed": 60 + i}
+        for name, kw in runs.items():
             path = os.path.join(cls.tmp, name + ".jsonl")
             synth.write_jsonl(path, synth.make_records(**kw))
             cls.files[name] = path
@@ -231,19 +289,33 @@ class Compare(unittest.TestCase):
         shutil.rmtree(cls.tmp)
 
     def compare(self, *args):
-        """compare with fewer resamples than the default (speed; the
-        interval's test uses its own)."""
         f = self.files
-        return run_cli(["compare", "--bootstrap", "500"] + [f.get(a, a) for a in args])
+        return run_cli(["compare"] + [f.get(a, a) for a in args])
 
-    def test_same_distribution_is_no_significant_change(self):
-        status, out, _ = self.compare("a1", "a2")
+    def sides(self, a, b, *more):
+        """compare a1 a2 a3 -- b1 b2 b3."""
+        return self.compare(*more, *[f"{a}{i}" for i in (1, 2, 3)], "--",
+                            *[f"{b}{i}" for i in (1, 2, 3)])
+
+    def test_one_run_a_side_cannot_tell(self):
+        # a2 is a whole boot 10% slower than a1, a1 vs slow1 3x for ipi-range:
+        # with one run a side neither is called significant.
+        for other in ("a2", "slow1"):
+            status, out, _ = self.compare("a1", other)
+            self.assertEqual(status, 0, out)
+            self.assertIn("overall: cannot tell: one run a side: launch-to-launch variance "
+                          "cannot be told from a change", out)
+            self.assertNotRegex(out, r"(?m)(slower|faster|no significant change)$")
+
+    def test_three_runs_of_one_configuration_no_significant_change(self):
+        status, out, _ = self.sides("a", "b")
         self.assertEqual(status, 0, out)
+        self.assertIn("(3 runs)", out)
         self.assertIn("overall: no significant change", out)
-        self.assertNotRegex(out, r"\b(slower|faster)$")
+        self.assertNotRegex(out, r"(?m)(slower|faster)$")
 
-    def test_slowdown_is_detected_with_exit_1(self):
-        status, out, _ = self.compare("a1", "slow")
+    def test_three_runs_slowdown_is_detected_with_exit_1(self):
+        status, out, _ = self.sides("a", "slow")
         self.assertEqual(status, 1, out)
         self.assertIn("overall: slower", out)
         for line in out.splitlines():
@@ -253,28 +325,39 @@ class Compare(unittest.TestCase):
                 self.assertTrue(line.endswith("no significant change"), line)
 
     def test_threshold_above_the_shift_calls_it_no_change(self):
-        status, out, _ = self.compare("a1", "slow", "--threshold", "40")
+        status, out, _ = self.sides("base", "mild")
+        self.assertEqual(status, 1, out)
+        status, out, _ = self.sides("base", "mild", "--threshold", "40")
         self.assertEqual(status, 0, out)
         self.assertIn("overall: no significant change", out)
 
     def test_speedup_is_faster_and_exit_0(self):
-        status, out, _ = self.compare("a1", "fast")
+        status, out, _ = self.sides("a", "fast")
         self.assertEqual(status, 0, out)
         self.assertIn("overall: faster", out)
 
-    def test_several_runs_a_side(self):
+    def test_several_against_one(self):
         f = self.files
-        for argv in ([f["a1"], f["a2"], "--", f["a3"]],
-                     ["--a", f["a1"], "--a", f["a2"], "--b", f["slow"]]):
-            status, out, _ = run_cli(["compare"] + argv)
-            self.assertIn("(2 runs)", out)
-            self.assertEqual(status, 1 if f["slow"] in argv else 0, out)
+        status, out, _ = run_cli(["compare", "--bench", "shootdown"] +
+                                 [x for i in (1, 2, 3) for x in ("--a", f[f"a{i}"])] +
+                                 ["--b", f["b1"]])
+        self.assertIn("(3 runs)", out)
+        self.assertEqual(status, 0, out)
+        self.assertIn("overall: no significant change", out)
+        # ipi-range 3x slower in one boot: beyond six boots' spread (with
+        # three, df = 2, and Holm over 21 rows asks for more than that).
+        status, out, _ = self.compare("--bench", "shootdown", "a1", "a2", "a3", "b1", "b2",
+                                      "b3", "--", "slow1")
+        self.assertEqual(status, 1, out)
+        self.assertRegex(out, r"(?m)^shootdown +ipi-range unicast pages=1 targets=1 .* 6/1 .*slower$")
 
-    def test_no_histograms_compares_p50_only(self):
+    def test_no_histograms_still_tested_over_runs(self):
         status, out, _ = self.compare("a1", "nohist")
         self.assertEqual(status, 0, out)
-        self.assertIn("significance cannot be computed", out)
-        self.assertRegex(out, r"p50 only")
+        self.assertIn("cannot tell", out)
+        status, out, _ = self.sides("a", "nohist")
+        self.assertEqual(status, 0, out)
+        self.assertIn("overall: no significant change", out)
 
     def test_env_mismatch_is_warned(self):
         _, out, _ = self.compare("a1", "cpus8")
@@ -292,12 +375,12 @@ class Compare(unittest.TestCase):
 
     def test_json_output(self):
         out_json = os.path.join(self.tmp, "cmp.json")
-        status, _, _ = self.compare("a1", "slow", "--json", out_json)
+        status, _, _ = self.sides("a", "slow", "--json", out_json)
         import json
         with open(out_json) as f:
             data = json.load(f)
         self.assertEqual((status, data["status"], data["overall"]), (1, 1, "slower"))
-        self.assertTrue(all(r["test"] == "hist" for r in data["rows"]))
+        self.assertTrue(all(r["test"] == "t" and r["df"] == 4 for r in data["rows"]))
 
 
 class VerdictFormats(unittest.TestCase):
@@ -457,39 +540,42 @@ class FreshLogs(unittest.TestCase):
 
     def test_compare_two_runs_of_one_configuration(self):
         a, b = self.need(*SAME_CASES)
-        status, out, _ = run_cli(["compare", a, b, "--threshold", TCG_THRESHOLD])
+        status, out, _ = run_cli(["compare", a, b])
         self.assertEqual(status, 0, out)
-        tested = any(r.get("hist") for r in load(a).results())
-        if tested:
-            self.assertIn("overall: no significant change", out)
-        else:
-            self.assertIn("significance cannot be computed", out)
+        self.assertIn("overall: cannot tell: one run a side", out)
+        self.assertNotRegex(out, r"(?m)(slower|faster|no significant change)$")
+
+    def test_compare_three_runs_a_side_of_one_configuration(self):
+        a = self.need(*SAME_A)
+        b = self.need(*SAME_B)
+        status, out, _ = run_cli(["compare"] + a + ["--"] + b)
+        self.assertEqual(status, 0, out)
+        self.assertIn("(3 runs)", out)
+        self.assertIn("overall: no significant change", out)
 
     def test_compare_detects_a_slowdown(self):
-        a, = self.need(SAME_CASES[0])
-        if DELAY_CASE in FRESH:
-            slow = FRESH[DELAY_CASE]
+        a = self.need(*SAME_A)
+        tmp = None
+        if all(c in FRESH for c in DELAY_CASES):
+            slow = [FRESH[c] for c in DELAY_CASES]
         else:
-            # Synthetic where DELAY_CASE did not run (e.g. -c results-same-a).
-            with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
-                slow = f.name
-            recs = load(a).records
-            if not any(r.get("hist") for r in recs):
-                recs = synth.add_hists(recs, seed=1)
-                a = slow.replace(".jsonl", "-a.jsonl")
-                synth.write_jsonl(a, recs)
-            synth.write_jsonl(slow, synth.add_hists(
-                recs, seed=2, shift=3.0, which=lambda r: r.get("strategy") == "ipi-range"))
+            # Synthetic where the delayed cases did not run (a -c selection).
+            tmp = tempfile.mkdtemp(prefix="results-slow-")
+            slow = []
+            for i, log in enumerate(a):
+                slow.append(os.path.join(tmp, f"slow{i}.jsonl"))
+                synth.write_jsonl(slow[-1], synth.add_hists(
+                    load(log).records, seed=2 + i, shift=3.0,
+                    which=lambda r: r.get("strategy") == "ipi-range"))
         try:
-            status, out, _ = run_cli(["compare", a, slow, "--threshold", TCG_THRESHOLD])
+            status, out, _ = run_cli(["compare"] + a + ["--"] + slow)
         finally:
-            if DELAY_CASE not in FRESH:
-                os.unlink(slow)
-                if a != FRESH[SAME_CASES[0]]:
-                    os.unlink(a)
+            if tmp:
+                shutil.rmtree(tmp)
         self.assertEqual(status, 1, out)
         self.assertIn("overall: slower", out)
         self.assertRegex(out, r"(?m)^shootdown +ipi-range .*slower$")
+        self.assertNotRegex(out, r"(?m)^shootdown +ipi-page .*(slower|faster)$")
 
     def test_plot(self):
         name = "full-q35-4cpu" if "full-q35-4cpu" in FRESH else SAME_CASES[0]
@@ -527,7 +613,7 @@ class FreshLogs(unittest.TestCase):
 
 
 # What the runner runs before the cases (FreshLogs runs after them).
-SELFTEST_CLASSES = (Histograms, Statistics, Compare, VerdictFormats, CheckAndTable, Plot)
+SELFTEST_CLASSES = (Histograms, Statistics, RunLevelStatistics, Compare, VerdictFormats, CheckAndTable, Plot)
 
 
 if __name__ == "__main__":

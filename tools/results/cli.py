@@ -75,12 +75,13 @@ def build_parser():
     p.add_argument("--threshold", type=float, default=5.0, metavar="PCT",
                    help="smallest p50 change (percent) called slower or faster (default 5)")
     p.add_argument("--alpha", type=probability, default=0.05,
-                   help="significance level, after Holm's correction (default 0.05)")
+                   help="significance level, after Holm's correction (default 0.05); "
+                   "the test is over runs: one run a side is never significant")
     p.add_argument("--correction", choices=("holm", "none"), default="holm",
                    help="multiple-comparison correction over the rows (default holm)")
     p.add_argument("--bootstrap", type=int, default=2000, metavar="N",
-                   help="bootstrap resamples for the interval (default 2000)")
-    p.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
+                   help="no longer used: the test is over runs (kept for old scripts)")
+    p.add_argument("--seed", type=int, default=1, help="no longer used (kept for old scripts)")
     p.add_argument("--bench", action="append", choices=BENCHES,
                    help="only this experiment (repeatable)")
     p.add_argument("--json", metavar="OUT", help="also write the rows and verdict as JSON")
