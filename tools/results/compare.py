@@ -181,8 +181,12 @@ def normal_cmdline(cmdline):
 
 def env_warnings(a, b):
     """Warnings about env fields that differ between or within the sides."""
+    return run_env_warnings([(a.label, r) for r in a.runs] + [(b.label, r) for r in b.runs])
+
+
+def run_env_warnings(runs):
+    """Warnings about env fields that differ between runs: [(label, Run)]."""
     warns = []
-    runs = [(a.label, r) for r in a.runs] + [(b.label, r) for r in b.runs]
     for run_label, run in runs:
         if run.env is None:
             warns.append(f"{run_label} {run.name}: no env record: cannot check the machine")
