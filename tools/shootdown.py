@@ -4,6 +4,7 @@
     tools/shootdown.py check LOG [checklog options]
     tools/shootdown.py table FILE...
     tools/shootdown.py compare A B | A... -- B... | --a A --b B
+    tools/shootdown.py answer RUN... [--markdown | --json] [--plot PNG]
     tools/shootdown.py plot FILE [-o DIR]
     tools/shootdown.py tap LOG | junit LOG
 

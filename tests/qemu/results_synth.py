@@ -81,18 +81,26 @@ ENV = {"type": "env", "seq": 0, "schema": 1, "version": "synthetic", "cmdline": 
                     "invpcid": True, "x2apic": False}, "mem_bytes": 1 << 30}
 
 
-def make_records(seed=1, shift=1.0, which=lambda rec: True, hists=True, cpus=4):
+def make_records(seed=1, shift=1.0, which=lambda rec: True, hists=True, cpus=4, launch=1.0,
+                 invlpgb=None, emulated=False, env=None, targets=None):
     """A whole run's records: shootdown (2 strategies x 3 page counts x 2
     target counts, plus broadcast), primitives, reclaim with ticks,
-    flushloop, summary. 2 GHz TSC: 2 cycles a nanosecond."""
+    flushloop, summary. 2 GHz TSC: 2 cycles a nanosecond.
+
+    launch: this boot's factor on every time (launch-to-launch variance:
+    the samples of one boot share it). invlpgb: None for the default
+    invlpgb rows, False for none, or a function (pages, targets) -> median
+    cycles. emulated: the invlpgb records' marker. env: fields to set in
+    the env record. targets: the shootdown target counts (default 1 and
+    cpus - 1)."""
     rng = random.Random(seed)
-    recs = [dict(ENV, cpus_online=cpus)]
+    recs = [dict(ENV, cpus_online=cpus, **(env or {}))]
 
     def result(bench, strategy, median, n=200, spread=0.1, **fields):
         rec = {"type": "result", "seq": len(recs), "bench": bench, "strategy": strategy}
         rec.update(fields)
         rec.update({"samples": n, "unit": "cycles"})
-        factor = shift if which(rec) else 1.0
+        factor = (shift if which(rec) else 1.0) * launch
         set_stats(rec, draw(rng, n, median * factor, spread), 0.5)
         if not hists:
             del rec["hist"], rec["stddev"]
@@ -102,14 +110,16 @@ def make_records(seed=1, shift=1.0, which=lambda rec: True, hists=True, cpus=4):
     result("primitives", "invlpg", 300, pages=1, targets=0, cpu=0)
     result("primitives", "ipi-roundtrip", 3000, pages=0, targets=1, distance="same-ccx", cpu=1)
     for pages in (1, 8, 64):
-        for targets in (1, cpus - 1):
+        for tgt in targets or (1, cpus - 1):
             for strategy, per_page in (("ipi-page", 2000), ("ipi-range", 300)):
-                extra = {"distance": "same-ccx"} if targets == 1 else {}
-                result("shootdown", strategy, 5000 + per_page * pages * targets ** 0.5,
-                       ipi_mode="unicast", pages=pages, targets=targets, ipis_sent=1,
+                extra = {"distance": "same-ccx"} if tgt == 1 else {}
+                result("shootdown", strategy, ipi_cost(pages, tgt, per_page),
+                       ipi_mode="unicast", pages=pages, targets=tgt, ipis_sent=1,
                        irqs_received=1, stale_reads=0, **extra)
-            result("shootdown", "invlpgb", 4000 + 50 * pages, pages=pages, targets=targets,
-                   ipis_sent=0, irqs_received=0, stale_reads=0, emulated=False)
+            if invlpgb is not False:
+                cost = invlpgb(pages, tgt) if invlpgb else 4000 + 50 * pages
+                result("shootdown", "invlpgb", cost, pages=pages, targets=tgt,
+                       ipis_sent=0, irqs_received=0, stale_reads=0, emulated=emulated)
         result("shootdown", "ipi-range", 5500 + 300 * pages, ipi_mode="broadcast",
                pages=pages, targets=cpus - 1, ipis_sent=3, irqs_received=3, stale_reads=0)
     t = 0
@@ -133,6 +143,12 @@ def make_records(seed=1, shift=1.0, which=lambda rec: True, hists=True, cpus=4):
     recs.append({"type": "summary", "seq": len(recs), "passed": 3, "failed": 0,
                  "skipped": 0, "records": len(recs)})
     return recs
+
+
+def ipi_cost(pages, targets, per_page=300):
+    """The median cycles make_records gives an IPI strategy (ipi-range's
+    per_page by default)."""
+    return 5000 + per_page * pages * targets ** 0.5
 
 
 def write_jsonl(path, records):

@@ -8,7 +8,7 @@ tools/shootdown.py; each subcommand lives in its own module:
   runs      read a log or a JSONL file into a Run (records, env, verdicts)
   config    which fields identify a measured configuration (the join key)
   hist      the latency histograms of result records, and quantiles of them
-  stats     Mann-Whitney U, Holm's correction, a bootstrap interval
+  stats     Student's t over runs, Holm's correction (and sample-level tools)
   compare   two sets of runs, row by row, with a verdict and an exit status
   tables    the human tables (shootdown, reclaim, flushloop, primitives)
   plots     PNG/SVG figures and an HTML page (matplotlib, Agg)

@@ -3,13 +3,14 @@
     check    a log against the output contract (tools/checklog.py, unchanged)
     table    the human tables of a log or JSONL file
     compare  two sets of runs, with significance and a CI-gateable status
+    answer   the crossover map of INVLPGB against IPIs, and Linux's rule
     plot     PNG/SVG figures and an HTML page of one run
     tap      the verdicts as TAP version 13
     junit    the verdicts as JUnit XML
 
 Exit statuses: check keeps checklog's (0 clean, 1 problems, 2 unreadable);
 compare: 0 no significant slowdown, 1 a significant slowdown beyond the
-threshold, 2 bad input; table, plot, tap, junit: 0 done, 2 bad input (tap
+threshold, 2 bad input; table, answer, plot, tap, junit: 0 done, 2 bad input (tap
 and junit describe failures in their output, they do not fail themselves,
 unless --status is given: then 1 when a verdict failed).
 """
@@ -75,15 +76,38 @@ def build_parser():
     p.add_argument("--threshold", type=float, default=5.0, metavar="PCT",
                    help="smallest p50 change (percent) called slower or faster (default 5)")
     p.add_argument("--alpha", type=probability, default=0.05,
-                   help="significance level, after Holm's correction (default 0.05)")
+                   help="significance level, after Holm's correction (default 0.05); "
+                   "the test is over runs: one run a side is never significant")
     p.add_argument("--correction", choices=("holm", "none"), default="holm",
                    help="multiple-comparison correction over the rows (default holm)")
     p.add_argument("--bootstrap", type=int, default=2000, metavar="N",
-                   help="bootstrap resamples for the interval (default 2000)")
-    p.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
+                   help="no longer used: the test is over runs (kept for old scripts)")
+    p.add_argument("--seed", type=int, default=1, help="no longer used (kept for old scripts)")
     p.add_argument("--bench", action="append", choices=BENCHES,
                    help="only this experiment (repeatable)")
     p.add_argument("--json", metavar="OUT", help="also write the rows and verdict as JSON")
+
+    p = sub.add_parser("answer", help="where INVLPGB beats IPIs (the crossover map), and "
+                       "what Linux's rule picks",
+                       description="The crossover map of one or more runs of one setup: "
+                       "per (pages, targets) cell the ratio of INVLPGB's p50 to the IPI "
+                       "strategy's, its interval and significance over runs (the run is the "
+                       "unit: one run is never significant), the winner, the frontier, and "
+                       "Linux's rule (docs/results.md).")
+    p.add_argument("files", nargs="+", metavar="RUN")
+    p.add_argument("--ipi", metavar="STRATEGY",
+                   help="the IPI strategy (default ipi-linux, else ipi-range, ...)")
+    p.add_argument("--invlpgb", default="invlpgb", metavar="STRATEGY",
+                   help="the INVLPGB strategy (default invlpgb; invlpgb-global with "
+                   "--ipi ipi-full-global)")
+    p.add_argument("--alpha", type=probability, default=0.05,
+                   help="significance level, after Holm's correction (default 0.05)")
+    p.add_argument("--threshold", type=float, default=5.0, metavar="PCT",
+                   help="smallest difference (percent) that makes a winner (default 5)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--markdown", action="store_true", help="Markdown instead of text")
+    fmt.add_argument("--json", action="store_true", help="JSON instead of text")
+    p.add_argument("--plot", metavar="PNG", help="also draw the heat map (PNG and SVG)")
 
     p = sub.add_parser("plot", help="PNG/SVG figures and an HTML page of one run")
     p.add_argument("file", metavar="FILE")
@@ -149,6 +173,28 @@ def cmd_compare(args, ap):
     return cmp.status()
 
 
+def cmd_answer(args, allow_reexec):
+    """answer: the crossover map."""
+    import answer
+    ans = answer.Answer(load_all(args.files), ipi=args.ipi, invlpgb=args.invlpgb,
+                        alpha=args.alpha, threshold=args.threshold)
+    if args.json:
+        print(json.dumps(ans.as_json(), indent=1))
+    elif args.markdown:
+        sys.stdout.write(ans.markdown())
+    else:
+        print(ans.render())
+    if args.plot:
+        import plots
+        try:
+            why = plots.save_crossover(ans, args.plot, allow_reexec)
+        except plots.MissingMatplotlib as exc:
+            print(f"shootdown.py answer: {exc}", file=sys.stderr)
+            return EXIT_INPUT
+        print(f"heat map: {why}", file=sys.stderr)
+    return EXIT_OK
+
+
 def cmd_plot(args, allow_reexec):
     """plot: figures, manifest, page."""
     import plots
@@ -211,6 +257,8 @@ def main(argv=None, allow_reexec=False):
             if args.bootstrap < 100:
                 ap.error("--bootstrap must be at least 100")
             return cmd_compare(args, ap)
+        if args.command == "answer":
+            return cmd_answer(args, allow_reexec)
         if args.command == "plot":
             return cmd_plot(args, allow_reexec)
         return cmd_verdicts(args)

@@ -1,34 +1,38 @@
 """Two sets of runs, configuration by configuration: did B get slower?
 
 Each side is one or more runs (logs or JSONL files) of the same setup.
-Result records are joined on their configuration key (config.py). A row
-shows each side's p50 and p99 (the median over the side's runs), the
-change in percent, a bootstrap interval of the p50 change, and the p-value
-of a Mann-Whitney U test over the side's pooled samples (raw where the
-runs printed them, else histogram buckets). p-values are Holm-corrected
-over the rows tested. A row is:
+Result records are joined on their configuration key (config.py). The run
+is the unit: the samples of one boot are not independent of that boot
+(launch-to-launch variance, up to about +-90% under TCG, dwarfs the
+spread within a run), so each run gives one number per configuration, its
+record's p50, and the test is over runs (stats.run_test: Student's t on
+the logs of the runs' p50s, variance pooled over both sides, df = runs -
+2). A row shows each side's p50 and p99 (geometric means over the side's
+runs), the change, a confidence interval of the p50 change from the same
+t, and the p-value, Holm-corrected over the rows tested. A row is:
 
   slower / faster        p < alpha after correction, and p50 moved by at
                          least --threshold percent that way
   no significant change  otherwise
-  p50 only               a side has no histogram (older builds): the
-                         change is shown, its significance cannot be known
+  cannot tell            one run a side: the change is shown, but launch
+                         variance cannot be told from it, so it is never
+                         called significant
 
 Overall: slower if any row is slower, else faster if any is faster, else
-no significant change (or, when no row could be tested, that significance
-cannot be computed). Exit status: 0 no significant slowdown, 1 at least
-one row significantly slower by the threshold or more, 2 bad input.
+no significant change; "cannot tell" when no row could be tested. Exit
+status: 0 no significant slowdown (cannot tell included), 1 at least one
+row significantly slower by the threshold or more, 2 bad input.
 """
 
 import json
 
 import stats
 from config import config_key, describe, plain
-from hist import Dist, hist_problem
 from tables import format_table
 
-SLOWER, FASTER, SAME, P50_ONLY = "slower", "faster", "no significant change", "p50 only"
-UNKNOWN = "significance cannot be computed (no histograms)"
+SLOWER, FASTER, SAME = "slower", "faster", "no significant change"
+CANNOT_TELL = "cannot tell (one run a side)"
+UNKNOWN = "cannot tell: " + stats.ONE_RUN
 # Env fields whose difference makes a comparison suspect, with a label.
 ENV_FIELDS = (("cpu.vendor", "CPU vendor"), ("cpu.brand", "CPU model"),
               ("cpu.family", "CPU family"), ("cpu.model", "CPU model number"),
@@ -64,20 +68,20 @@ class Row:
         self.a_recs, self.b_recs = a_recs, b_recs
         self.unit = "ns" if all(r.get("ns_p50") is not None and r.get("ns_p99") is not None
                                 for _, r in a_recs + b_recs) else "cycles"
-        self.a50, self.b50 = self.side_stat(a_recs, "p50"), self.side_stat(b_recs, "p50")
-        self.a99, self.b99 = self.side_stat(a_recs, "p99"), self.side_stat(b_recs, "p99")
+        self.a_runs, self.b_runs = per_run(a_recs, self), per_run(b_recs, self)
+        self.a50, self.b50 = side_stat(self.a_runs, "p50"), side_stat(self.b_runs, "p50")
+        self.a99, self.b99 = side_stat(self.a_runs, "p99"), side_stat(self.b_runs, "p99")
         self.d50, self.d99 = pct(self.a50, self.b50), pct(self.a99, self.b99)
-        self.kind = None      # "raw" or "hist" when tested
+        self.kind = None      # "t" when tested
         self.p = self.p_adj = None
         self.ci = None
-        self.verdict = P50_ONLY
+        self.df = None
+        self.verdict = CANNOT_TELL
         self.notes = []
-        self.missing = []     # the sides without a distribution
 
-    def side_stat(self, recs, stat):
-        """The median over a side's runs of one statistic, in the row's unit."""
-        field = ("ns_" + stat) if self.unit == "ns" else stat
-        return stats.median([r[field] for _, r in recs])
+    def field(self, stat):
+        """The record field of a statistic in the row's unit."""
+        return ("ns_" + stat) if self.unit == "ns" else stat
 
     def describe(self):
         """The configuration without the bench."""
@@ -87,6 +91,37 @@ class Row:
     def bench(self):
         return plain(dict(self.key)["bench"])
 
+    @property
+    def runs(self):
+        """'3/3': how many runs each side has of this configuration."""
+        return f"{len(self.a_runs)}/{len(self.b_runs)}"
+
+
+def per_run(recs, row):
+    """One entry per run: {"p50": .., "p99": ..} (the median over the run's
+    records of this key, should a run hold it twice)."""
+    by_run = {}
+    for run, rec in recs:
+        by_run.setdefault(id(run), []).append(rec)
+    out = []
+    for rs in by_run.values():
+        ent = {}
+        for stat in ("p50", "p99"):
+            vals = [r[row.field(stat)] for r in rs if isinstance(r.get(row.field(stat)),
+                                                                 (int, float))]
+            ent[stat] = stats.median(vals) if vals else None
+        out.append(ent)
+    return out
+
+
+def side_stat(runs, stat):
+    """The geometric mean over a side's runs of one statistic (what the
+    run-level test compares), or None."""
+    vals = [r[stat] for r in runs]
+    if not vals or any(v is None or v <= 0 for v in vals):
+        return None
+    return stats.geomean(vals)
+
 
 def pct(a, b):
     """(b / a - 1) in percent, or None when a is not positive."""
@@ -95,55 +130,17 @@ def pct(a, b):
     return (b / a - 1.0) * 100.0
 
 
-def side_dist(recs):
-    """The pooled distribution of a side's records, and a note when there is
-    none (no histogram, or one that breaks the contract)."""
-    dists, notes = [], []
-    for run, rec in recs:
-        why = hist_problem(rec)
-        if why:
-            notes.append(f"{run.name}: {why}")
-        dists.append(Dist.of_record(rec))
-    if any(d is None for d in dists):
-        return None, notes
-    return Dist.pool(dists), notes
-
-
-def side_tsc_khz(recs):
-    """The median TSC rate of the runs a side's records come from, or None."""
-    rates = [run.tsc_khz() for run, _ in recs]
-    return stats.median(rates) if rates and None not in rates else None
-
-
-def scales(row):
-    """Factors that put both sides' cycles on one scale for the rank test.
-    Samples compare as cycles when the TSC rates agree within 1% (or are
-    unknown): converting each side by its own, slightly different, measured
-    rate would move the same histogram bucket to two nearby values and
-    turn every tie into a difference. Only runs on clocks that really
-    differ are converted to nanoseconds."""
-    ka, kb = side_tsc_khz(row.a_recs), side_tsc_khz(row.b_recs)
-    if ka is None or kb is None or abs(ka - kb) <= TSC_TOLERANCE * min(ka, kb):
-        return 1.0, 1.0
-    return 1e6 / ka, 1e6 / kb
-
-
 def test_row(row, opts):
-    """Runs the rank test and the bootstrap for one row where both sides
-    have distributions; leaves the verdict for judge()."""
-    da, notes_a = side_dist(row.a_recs)
-    db, notes_b = side_dist(row.b_recs)
-    row.notes += notes_a + notes_b
-    if da is None or db is None:
-        row.missing = [lab for lab, d in (("A", da), ("B", db)) if d is None]
+    """The run-level test of one row; leaves the verdict for judge()."""
+    a = [r["p50"] for r in row.a_runs]
+    b = [r["p50"] for r in row.b_runs]
+    if any(v is None or v <= 0 for v in a + b):
+        row.notes.append("a p50 that is not positive: not tested")
         return
-    sa, sb = scales(row)
-    row.kind = "raw" if da.kind == db.kind == "raw" else "hist"
-    pa = [(v * sa, w) for v, w in da.points()]
-    pb = [(v * sb, w) for v, w in db.points()]
-    row.p = stats.mann_whitney(pa, pb).p
-    row.ci = stats.bootstrap_ratio_ci(da, db, 0.5, sa, sb, iterations=opts.bootstrap,
-                                      confidence=1.0 - opts.alpha, seed=opts.seed)
+    res = stats.run_test(a, b, confidence=1.0 - opts.alpha)
+    if res.df is None:
+        return
+    row.kind, row.p, row.ci, row.df = "t", res.p, res.ci, res.df
 
 
 def judge(rows, opts):
@@ -153,7 +150,7 @@ def judge(rows, opts):
     for row, p_adj in zip(rows, adjusted):
         row.p_adj = p_adj
         if p_adj is None:
-            row.verdict = P50_ONLY
+            row.verdict = CANNOT_TELL
         elif p_adj < opts.alpha and row.d50 is not None and row.d50 >= opts.threshold:
             row.verdict = SLOWER
         elif p_adj < opts.alpha and row.d50 is not None and row.d50 <= -opts.threshold:
@@ -184,8 +181,12 @@ def normal_cmdline(cmdline):
 
 def env_warnings(a, b):
     """Warnings about env fields that differ between or within the sides."""
+    return run_env_warnings([(a.label, r) for r in a.runs] + [(b.label, r) for r in b.runs])
+
+
+def run_env_warnings(runs):
+    """Warnings about env fields that differ between runs: [(label, Run)]."""
     warns = []
-    runs = [(a.label, r) for r in a.runs] + [(b.label, r) for r in b.runs]
     for run_label, run in runs:
         if run.env is None:
             warns.append(f"{run_label} {run.name}: no env record: cannot check the machine")
@@ -259,21 +260,21 @@ class Comparison:
     def summary(self):
         """The overall line."""
         tested = [r for r in self.rows if r.p is not None]
+        others = ""
+        if self.only_a or self.only_b:
+            others = f"; {len(self.only_a)} only in A, {len(self.only_b)} only in B"
         if self.overall() == UNKNOWN:
-            text = f"overall: {UNKNOWN} ({len(self.rows)} configurations, p50 compared only)"
-            if self.only_a or self.only_b:
-                text += f"; {len(self.only_a)} only in A, {len(self.only_b)} only in B"
-            return text
+            moved = sorted(r.d50 for r in self.rows if r.d50 is not None)
+            spread = (f"; p50 changes {moved[0]:+.1f}% to {moved[-1]:+.1f}%, median "
+                      f"{stats.median(moved):+.1f}%: run each side several times (3 or more)"
+                      if moved else "")
+            return f"overall: {UNKNOWN} ({len(self.rows)} configurations{spread}){others}"
         text = (f"overall: {self.overall()} ({len(self.rows)} configurations: "
                 f"{self.count(SLOWER)} slower, {self.count(FASTER)} faster, "
                 f"{self.count(SAME)} no significant change")
         if len(tested) < len(self.rows):
-            text += (f", {len(self.rows) - len(tested)} p50 only: no histogram, "
-                     "significance cannot be computed")
-        text += ")"
-        if self.only_a or self.only_b:
-            text += f"; {len(self.only_a)} only in A, {len(self.only_b)} only in B"
-        return text
+            text += f", {len(self.rows) - len(tested)} cannot tell: in one run a side only"
+        return text + ")" + others
 
     def table_rows(self):
         """The rows as table cells."""
@@ -281,7 +282,7 @@ class Comparison:
         for r in self.rows:
             ci = "-" if r.ci is None else f"[{r.ci[0]:+.1f}, {r.ci[1]:+.1f}]"
             p = "-" if r.p_adj is None else fmt_p(r.p_adj)
-            out.append([r.bench, r.describe(), fmt_val(r.a50), fmt_val(r.b50),
+            out.append([r.bench, r.describe(), r.runs, fmt_val(r.a50), fmt_val(r.b50),
                         fmt_pct(r.d50), ci, fmt_val(r.a99), fmt_val(r.b99),
                         fmt_pct(r.d99), p, r.verdict])
         return out
@@ -296,26 +297,26 @@ class Comparison:
         lines += [f"warning: {w}" for w in self.warnings]
         units = sorted({r.unit for r in self.rows}) or ["ns"]
         tested = sum(1 for r in self.rows if r.p is not None)
-        kinds = sorted({r.kind for r in self.rows if r.kind})
         lines.append(
             f"threshold {o.threshold:g}%, alpha {o.alpha:g}"
             + (f" (Holm over {tested} tested rows)" if o.correction == "holm" and tested else "")
-            + f"; times in {'/'.join(units)}; "
-            + ("p: Mann-Whitney U on "
-               + " and ".join({'raw': 'raw samples', 'hist': 'histograms'}[k] for k in kinds)
-               + f"; CI: {100 * (1 - o.alpha):g}% bootstrap of the p50 change"
-               if kinds else "p and CI: not computed (no histograms)"))
+            + f"; times in {'/'.join(units)}; the run is the unit: "
+            + ("p and CI: Student's t over the runs' log p50s (variance pooled over "
+               f"both sides, df = runs - 2; CI {100 * (1 - o.alpha):g}% of the p50 change)"
+               if tested else "one run a side, so nothing is tested"))
         lines.append("")
-        headers = ["bench", "configuration", "p50 A", "p50 B", "d p50", "CI p50 %",
+        headers = ["bench", "configuration", "runs", "p50 A", "p50 B", "d p50", "CI p50 %",
                    "p99 A", "p99 B", "d p99", "p", "verdict"]
-        lines.append(format_table(headers, self.table_rows(), right=(2, 3, 4, 6, 7, 8, 9)))
-        untested = [r for r in self.rows if r.missing]
+        lines.append(format_table(headers, self.table_rows(),
+                                  right=(2, 3, 4, 5, 7, 8, 9, 10)))
+        untested = [r for r in self.rows if r.p is None]
         if untested:
-            sides = sorted({s for r in untested for s in r.missing})
             lines.append("")
-            lines.append(f"note: {len(untested)} of {len(self.rows)} configurations have no "
-                         f"histogram in {' and '.join(sides)} (a build before histograms?): "
-                         "their p50s are compared, their significance cannot be computed")
+            lines.append(f"note: {len(untested)} of {len(self.rows)} configurations have one "
+                         "run a side: the samples of one boot are not independent of that "
+                         "boot, and launch-to-launch variance (up to about +-90% under TCG) "
+                         "cannot be told from a change there; they are not called "
+                         "significant")
         notes = [(r, n) for r in self.rows for n in r.notes]
         if notes:
             lines.append("")
@@ -340,7 +341,8 @@ class Comparison:
                       "p50_a": r.a50, "p50_b": r.b50, "p99_a": r.a99, "p99_b": r.b99,
                       "delta_p50_pct": r.d50, "delta_p99_pct": r.d99,
                       "ci_p50_pct": list(r.ci) if r.ci else None, "p": r.p,
-                      "p_adjusted": r.p_adj, "test": r.kind, "verdict": r.verdict,
+                      "p_adjusted": r.p_adj, "test": r.kind, "df": r.df,
+                      "runs_a": len(r.a_runs), "runs_b": len(r.b_runs), "verdict": r.verdict,
                       "notes": r.notes} for r in self.rows],
             "only_a": [{f: plain(v) for f, v in k} for k in self.only_a],
             "only_b": [{f: plain(v) for f, v in k} for k in self.only_b],

@@ -301,10 +301,91 @@ def fig_reclaim_irqs(plt, run):
     return fig, None
 
 
+def fig_crossover(plt, ans):
+    """The crossover map of an answer.Answer as a heat map: pages (rows)
+    by targets (columns), coloured by log2 of INVLPGB's p50 over the IPI
+    strategy's (blue: INVLPGB faster, red: IPIs faster), each cell with its
+    ratio and verdict; a line where Linux's rule switches to INVLPGB."""
+    import math
+    gone = ans.no_data()
+    if gone:
+        return None, gone
+    pages = sorted({c.pages for c in ans.cells})
+    targets = sorted({c.targets for c in ans.cells})
+    grid = [[float("nan")] * len(targets) for _ in pages]
+    for c in ans.cells:
+        grid[pages.index(c.pages)][targets.index(c.targets)] = math.log2(c.test.ratio)
+    span = max([abs(v) for row in grid for v in row if v == v] + [0.1])
+    fig, axes = new_figure(plt)
+    ax = axes[0]
+    img = ax.imshow(grid, cmap="RdBu_r", vmin=-span, vmax=span, origin="lower",
+                    aspect="auto")
+    bar = fig.colorbar(img, ax=ax)
+    bar.set_label(f"log2({ans.invlpgb} p50 / {ans.ipi} p50): below 0, INVLPGB faster")
+    marks = {"invlpgb": "INVLPGB wins", "ipi": f"{ans.ipi} wins", "tie": "tie"}
+    for c in ans.cells:
+        x, y = targets.index(c.targets), pages.index(c.pages)
+        verdict = marks.get(c.winner, "1 run: not tested")
+        ci = "" if c.test.ci is None else \
+            f"\n[{1 + c.test.ci[0] / 100:.2f}, {1 + c.test.ci[1] / 100:.2f}]"
+        light = abs(grid[y][x]) > 0.6 * span
+        ax.text(x, y, f"{c.test.ratio:.2f}{ci}\n{verdict}", ha="center", va="center",
+                fontsize="small", color="white" if light else "black")
+    from matplotlib.patches import Rectangle
+    hatched = False
+    for c in ans.cells:
+        if c.cost() is not None:
+            x, y = targets.index(c.targets), pages.index(c.pages)
+            ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, hatch="//",
+                                   edgecolor="0.3", linewidth=0,
+                                   label=None if hatched else "Linux picks the slower way"))
+            hatched = True
+    switch = [i for i, t in enumerate(targets) if t + 1 >= 4]
+    if switch:
+        ax.axvline(switch[0] - 0.5, color="black", linestyle="--", linewidth=2,
+                   label="Linux: INVLPGB from 4 active CPUs (right)")
+    if switch or hatched:
+        ax.legend(loc="upper left", fontsize="small", framealpha=0.8)
+    ax.set_xticks(range(len(targets)))
+    ax.set_xticklabels([str(t) for t in targets])
+    ax.set_yticks(range(len(pages)))
+    ax.set_yticklabels([str(p) for p in pages])
+    ax.set_xlabel("responders (targets); active CPUs = targets + 1")
+    ax.set_ylabel("pages per invalidation")
+    runs = len(ans.runs)
+    ax.set_title(f"ratio of p50s ({runs} run{'s' if runs != 1 else ''}; "
+                 + ("t over runs, Holm" if ans.tested else "one run: no significance") + ")",
+                 fontsize="medium")
+    fig.suptitle(f"crossover: {ans.invlpgb} vs {ans.ipi} (unicast)"
+                 + (f"\n{ans.qualifier()}" if ans.qualifier() else ""))
+    return fig, None
+
+
+def fig_shootdown_crossover(plt, run):
+    """The crossover heat map of one run (answer pools several)."""
+    import answer
+    return fig_crossover(plt, answer.Answer([run]))
+
+
+def save_crossover(ans, png, allow_reexec=False):
+    """The heat map of an Answer as png and the same name .svg; returns
+    what was written, or why nothing was."""
+    plt = import_pyplot(allow_reexec)
+    fig, why = fig_crossover(plt, ans)
+    if fig is None:
+        return f"not drawn: {why}"
+    svg = os.path.splitext(png)[0] + ".svg"
+    fig.savefig(png, dpi=DPI)
+    fig.savefig(svg)
+    plt.close(fig)
+    return f"{png}, {svg}"
+
+
 FIGURES = (
     ("shootdown-pages", fig_shootdown_pages),
     ("shootdown-targets", fig_shootdown_targets),
     ("shootdown-distance", fig_distance),
+    ("shootdown-crossover", fig_shootdown_crossover),
     ("flushloop-scaling", fig_flushloop),
     ("reclaim-timeline", fig_reclaim_timeline),
     ("reclaim-irqs", fig_reclaim_irqs),
@@ -320,7 +401,8 @@ def describe_figure(fig):
         axes.append({"title": ax.get_title(), "xlabel": ax.get_xlabel(),
                      "ylabel": ax.get_ylabel(), "xscale": ax.get_xscale(),
                      "yscale": ax.get_yscale(), "lines": len(ax.lines),
-                     "patches": len(ax.patches), "collections": len(ax.collections)})
+                     "patches": len(ax.patches), "collections": len(ax.collections),
+                     "colorbar": ax.get_label() == "<colorbar>"})
     w, h = fig.get_size_inches() * fig.dpi
     return {"suptitle": sup, "width": int(round(w)), "height": int(round(h)), "axes": axes}
 

@@ -1,6 +1,17 @@
-"""The statistics `compare` needs, in the standard library only.
+"""The statistics `compare` and `answer` need, in the standard library only.
 
-Latencies are far from normal (a long tail of interrupts and, under TCG,
+The run is the unit. The samples of one boot are not independent of that
+boot: under TCG whole launches come out tens of percent slower or faster
+than their twins, and on hardware frequency, placement and firmware
+differ from boot to boot too. So a change is judged on one number per run
+(its p50, as benchstat and hyperfine treat each run as one observation):
+Student's t on the logs of the runs' p50s (run_test: two sides, pooled
+variance; paired_test: the ratio of two strategies within each run). With
+one run a side there is no estimate of the launch-to-launch variance at
+all, and nothing is called significant.
+
+The sample-level tools below (kept for reading one run's distribution):
+latencies are far from normal (a long tail of interrupts and, under TCG,
 host preemptions), so the test is Mann-Whitney U, which asks only whether
 one side's samples tend to be larger. It runs on raw samples where a run
 printed them, else on histogram buckets (every sample of a bucket at the
@@ -12,7 +23,6 @@ change is a ratio of medians, with a percentile-bootstrap interval.
 
 import math
 import random
-
 
 
 class MannWhitney:
@@ -124,3 +134,136 @@ def median(values):
     mid = len(s) // 2
     return s[mid] if len(s) % 2 else (s[mid - 1] + s[mid]) / 2.0
 
+
+
+# --- the run as the unit ------------------------------------------------------
+
+def betacf(a, b, x):
+    """The continued fraction of the incomplete beta function (modified
+    Lentz, as Numerical Recipes' betacf)."""
+    tiny, eps = 1e-300, 3e-16
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 500):
+        m2 = 2 * m
+        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)),
+                   -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+            d = 1.0 + aa * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + aa / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < eps:
+            break
+    return h
+
+
+def betainc(a, b, x):
+    """The regularized incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) +
+                     a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * betacf(a, b, x) / a
+    return 1.0 - front * betacf(b, a, 1.0 - x) / b
+
+
+def t_two_sided_p(t, df):
+    """P(|T| >= |t|) for Student's t with df degrees of freedom."""
+    if math.isinf(t):
+        return 0.0
+    return min(1.0, betainc(df / 2.0, 0.5, df / (df + t * t)))
+
+
+def t_quantile(p_two_sided, df):
+    """The t with P(|T| >= t) = p_two_sided (bisection; t_{df, 1 - p/2})."""
+    lo, hi = 0.0, 1.0
+    while t_two_sided_p(hi, df) > p_two_sided:
+        hi *= 2.0
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if t_two_sided_p(mid, df) > p_two_sided:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+class RunTest:
+    """A t-test over runs, on the log scale.
+
+    ratio:  the estimated ratio (geometric means: b over a, or the mean
+            per-run ratio for a paired test); change_pct = ratio - 1 in %.
+    df:     degrees of freedom (None: not testable, see why).
+    p:      two-sided p-value, or None.
+    ci:     (lo, hi) of the change in percent at the confidence asked, or None.
+    why:    why there is no test (one run a side), else None.
+    """
+
+    def __init__(self, log_diff, se, df, confidence, why=None):
+        self.ratio = math.exp(log_diff)
+        self.change_pct = (self.ratio - 1.0) * 100.0
+        self.df, self.why = df, why
+        self.p = self.ci = None
+        if df is None:
+            return
+        if se == 0.0:
+            self.p = 1.0 if log_diff == 0.0 else 0.0
+            self.ci = (self.change_pct, self.change_pct)
+            return
+        self.p = t_two_sided_p(log_diff / se, df)
+        half = t_quantile(1.0 - confidence, df) * se
+        self.ci = ((math.exp(log_diff - half) - 1.0) * 100.0,
+                   (math.exp(log_diff + half) - 1.0) * 100.0)
+
+
+ONE_RUN = "one run a side: launch-to-launch variance cannot be told from a change"
+ONE_RUN_PAIRED = "one run: launch-to-launch variance cannot be told from a difference"
+
+
+def _logs(values):
+    return [math.log(v) for v in values]
+
+
+def _ss(xs):
+    m = sum(xs) / len(xs)
+    return sum((x - m) ** 2 for x in xs)
+
+
+def run_test(a_values, b_values, confidence=0.95):
+    """Did b's runs come out slower than a's? One positive number per run
+    (its p50). Student's t with the variance pooled over both sides, on
+    the logs (launch variance is a factor, not an offset): df = runs - 2,
+    so one side with one run is testable against a side with several (its
+    launch variance is then taken to be the other's), one run a side is
+    not (RunTest.why says so)."""
+    la, lb = _logs(a_values), _logs(b_values)
+    diff = sum(lb) / len(lb) - sum(la) / len(la)
+    df = len(la) + len(lb) - 2
+    if df < 1:
+        return RunTest(diff, None, None, confidence, ONE_RUN)
+    sp = math.sqrt((_ss(la) + _ss(lb)) / df)
+    return RunTest(diff, sp * math.sqrt(1.0 / len(la) + 1.0 / len(lb)), df, confidence)
+
+
+def paired_test(ratios, confidence=0.95):
+    """Is the ratio of two strategies measured in the same runs different
+    from 1? One ratio per run; a one-sample t on their logs, df = runs - 1.
+    Launch variance common to both strategies cancels in the ratio; what is
+    left of it shows up as the ratios' spread over runs. One run: no test."""
+    lr = _logs(ratios)
+    mean = sum(lr) / len(lr)
+    if len(lr) < 2:
+        return RunTest(mean, None, None, confidence, ONE_RUN_PAIRED)
+    sd = math.sqrt(_ss(lr) / (len(lr) - 1))
+    return RunTest(mean, sd / math.sqrt(len(lr)), len(lr) - 1, confidence)
+
+
+def geomean(values):
+    """The geometric mean of positive numbers."""
+    return math.exp(sum(math.log(v) for v in values) / len(values))
