@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * reclaim, the mechanics. Workers (every CPU but 0) read random 64-byte
- * chunks of their own hot region and, in writer mode, keep writing sequence
- * numbers into the cold pages assigned to them; CPU 0 pages the cold region
- * out: clear the PTE, make sure no CPU can still use the old translation
- * (the strategy), copy the page to the swap area, free the frame. A write
- * that finds its page gone faults (an expected fault) and is not counted;
- * afterwards each page's swap copy must hold the last write that succeeded.
+ * reclaim, one pass: CPU 0 pages the cold region out while the workers
+ * run (bench/reclaim_workers.c): clear the PTE, make sure no CPU can
+ * still use the old translation (the strategy), copy the page to the swap
+ * area, free the frame. A write that finds its page gone faults (an
+ * expected fault) and is not counted; afterwards each page's swap copy
+ * must hold the last write that succeeded.
  */
 #include "bench/bench.h"
 #include "bench/flush.h"
-#include "bench/rng.h"
 #include "bench/reclaim_pass.h"
 #include "bench/reclaim_state.h"
-#include "kernel/cpu.h"
 #include "lib/printf.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
@@ -26,9 +23,6 @@
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
-#define WAIT_US		FLUSH_WAIT_US
-#define READS_PER_WRITE 64
-#define WRITES_PER_PAGE 8
 /* Negative control: time per page for the others to run in the window. */
 #define WINDOW_US 2
 /* Negative control: at most this long for a worker to write its page again. */
@@ -38,194 +32,6 @@
  * ~130 bytes/s while reclaim runs (docs/output.md says why not 100 ms).
  */
 #define TICK_MS 1000
-
-/*
- * Background work of a worker: random reads, and writes to its pages. All
- * it reads of the pass comes through its argument.
- */
-static void worker_loop(void *arg)
-{
-	struct rc_worker *me = arg;
-	struct rc_state *st = me->st;
-	uint64_t bytes = st->cfg.hot_pages * PAGE_SIZE, seq = 0, p = me->index;
-	unsigned nw = st->cfg.workers;
-	struct rng rng;
-
-	rng_seed(&rng, me->seed);
-	me->page = p;
-	while (!__atomic_load_n(&st->stop, __ATOMIC_ACQUIRE)) {
-		for (int i = 0; i < READS_PER_WRITE; i++)
-			(void)*(volatile uint64_t *)rc_hot_va(
-				st, me->index,
-				rng_below(&rng, bytes / 64) * 64);
-		me->reads += READS_PER_WRITE;
-		/*
-		 * One PAUSE per 64 reads (about 2% on hardware, the same in
-		 * every run): single-threaded TCG switches vCPUs only at
-		 * such hints, so without it the reclaimer's IPIs would wait
-		 * for whole time slices (docs/qemu.md).
-		 */
-		cpu_relax();
-		if (!st->writing || !st->pass_pages)
-			continue;
-		/*
-		 * Page p is written by worker p % nw only: one writer each.
-		 * It stays on a page for a few writes, as a program writing
-		 * its data would, so the page's translation is in its TLB
-		 * when the reclaimer comes by.
-		 */
-		seq++;
-		if (!write_u64_safe((void *)rc_cold_va(p),
-				    seq << 16 | me->index)) {
-			st->last_write[p] = seq << 16 | me->index;
-			me->writes++;
-		}
-		if (seq % WRITES_PER_PAGE == 0) {
-			p = p + nw < st->pass_pages ? p + nw : me->index;
-			me->page = p;
-		}
-	}
-}
-
-/*
- * The workers' hot regions, read-only. What they hold does not matter
- * (they are only read, at random), so the frames are not zeroed; the first
- * page of every 2 MiB goes through vm_map, which makes its table, and the
- * rest are stored into that table's slots. At the default sizes (tens of
- * thousands of pages) zeroing and locked walks took ~40 s under kvm-pvm.
- */
-static bool map_hot(const struct rc_state *st)
-{
-	uint64_t flags = PTE_P | pte_nx(), *slot = NULL;
-
-	for (unsigned w = 0; w < st->cfg.workers; w++) {
-		for (uint64_t i = 0; i < st->cfg.hot_pages; i++) {
-			uint64_t va = rc_hot_va(st, w, i * PAGE_SIZE);
-			uint64_t pa = frame_alloc(0);
-
-			if (!pa)
-				return false;
-			if (slot && (va & (LARGE_PAGE_SIZE - 1))) {
-				__atomic_store_n(++slot, pa | flags,
-						 __ATOMIC_RELAXED);
-				continue;
-			}
-			if (vm_map(va, pa, PT_4K, flags, NULL) != PT_OK)
-				return false;
-			slot = vm_pte_slot(va);
-			if (!slot)
-				return false;
-		}
-	}
-	return true;
-}
-
-/*
- * Undoes map_hot: clears the hot regions' PTEs, frees their frames and
- * flushes every CPU's TLB, so that the regions can be mapped again (the
- * time budget's pilot runs before the experiment).
- */
-static void unmap_hot(const struct rc_state *st)
-{
-	uint64_t *slot = NULL;
-	struct cpumask all;
-
-	for (unsigned w = 0; w < st->cfg.workers; w++) {
-		for (uint64_t i = 0; i < st->cfg.hot_pages; i++) {
-			uint64_t va = rc_hot_va(st, w, i * PAGE_SIZE), pte;
-
-			if (!slot || !(va & (LARGE_PAGE_SIZE - 1)))
-				slot = vm_pte_slot(va);
-			else
-				slot++;
-			if (!slot)
-				return;
-			pte = __atomic_exchange_n(slot, 0, __ATOMIC_RELAXED);
-			if (pte & PTE_P)
-				frame_free(pte & PTE_ADDR_MASK);
-		}
-	}
-	cpus_others(&all);
-	flush_everywhere(&all, false);
-}
-
-/*
- * Page tables for the whole cold region, once: map and unmap the first
- * page of every 2 MiB, and keep where its table is. Paging in and out then
- * stores PTEs directly, as the OS does, instead of walking the tables.
- */
-static bool cold_tables(struct rc_state *st)
-{
-	uint64_t old, pa = frame_alloc(0);
-	bool ok = pa != 0;
-
-	for (uint64_t t = 0; ok && t < st->cfg.cold_pages / PT_ENTRIES; t++) {
-		uint64_t va = rc_cold_va(t * PT_ENTRIES);
-
-		ok = vm_map(va, pa, PT_4K, PTE_P | pte_nx(), NULL) == PT_OK;
-		st->cold_pt[t] = ok ? vm_pte_slot(va) : NULL;
-		ok = ok && st->cold_pt[t] && vm_unmap(va, PT_4K, &old) == PT_OK;
-	}
-	if (pa)
-		frame_free(pa);
-	return ok;
-}
-
-/*
- * Fresh frames for the cold region. Only the first word of a page is ever
- * checked (it must hold the last write that succeeded, 0 for none), so
- * only that word is cleared: zeroing whole pages costs milliseconds each
- * under an emulating hypervisor, outside anything timed.
- */
-static bool map_cold(struct rc_state *st)
-{
-	uint64_t flags = PTE_P | PTE_W | pte_nx();
-
-	for (uint64_t p = 0; p < st->pass_pages; p++) {
-		uint64_t pa = frame_alloc(0);
-
-		if (!pa)
-			return false;
-		*(volatile uint64_t *)phys_to_virt(pa) = 0;
-		st->cold_frame[p] = pa;
-		st->last_write[p] = 0;
-		__atomic_store_n(rc_cold_pte(st, p), pa | flags,
-				 __ATOMIC_RELEASE);
-	}
-	return true;
-}
-
-bool rc_prepare(struct rc_state *st, const struct rc_config *cfg)
-{
-	uint64_t n = cfg->cold_pages;
-
-	st->cfg = *cfg;
-	st->hot_stride = (cfg->hot_pages * PAGE_SIZE + LARGE_PAGE_SIZE - 1) &
-			 ~(LARGE_PAGE_SIZE - 1);
-	st->cold_frame = bench_alloc(n);
-	st->last_write = bench_alloc(n);
-	st->cold_pt = (uint64_t **)bench_alloc(n / PT_ENTRIES);
-	st->swap_pa = frame_alloc_run(n, PAGE_SIZE);
-	return st->cold_frame && st->last_write && st->cold_pt && st->swap_pa &&
-	       cold_tables(st) && map_hot(st);
-}
-
-void rc_release(struct rc_state *st)
-{
-	uint64_t n = st->cfg.cold_pages;
-
-	unmap_hot(st);
-	bench_free(st->cold_frame, n);
-	bench_free(st->last_write, n);
-	bench_free((uint64_t *)st->cold_pt, n / PT_ENTRIES);
-	if (st->swap_pa)
-		frame_free_run(st->swap_pa, n);
-	st->cold_frame = st->last_write = NULL;
-	st->cold_pt = NULL;
-	st->swap_pa = 0;
-}
-
-/* --- paging out ------------------------------------------------------ */
 
 /*
  * Clears the PTEs of [first, first + n), one atomic exchange each (Linux's
@@ -487,74 +293,6 @@ static void lost_writes(struct rc_state *st, struct rc_run *run)
 		run->lost_workers += st->lost_by[w];
 }
 
-static void snapshot(struct rc_state *st, int k)
-{
-	for (unsigned w = 0; w < st->cfg.workers; w++)
-		st->snap[k][w] = st->workers[w].reads;
-}
-
-/*
- * Worker w runs on the w-th CPU after 0, as background work whose argument
- * is its part of st.
- */
-static void start_workers(struct rc_state *st)
-{
-	unsigned cpu, w = 0;
-
-	st->stop = false;
-	bg_init(&st->worker_group);
-	for_each_cpu(cpu, &cpus_online) {
-		if (cpu == 0 || w == st->cfg.workers)
-			continue;
-		st->workers[w] = (struct rc_worker){
-			.index = w, .seed = st->cfg.seed * 1000 + w, .st = st};
-		bg_start(&st->worker_group, cpu, worker_loop, &st->workers[w]);
-		w++;
-	}
-}
-
-static void stop_workers(struct rc_state *st)
-{
-	__atomic_store_n(&st->stop, true, __ATOMIC_RELEASE);
-	bg_wait(&st->worker_group, WAIT_US);
-}
-
-/* Reads per million cycles: 64-bit math (no libgcc in the kernel). */
-static uint64_t rate(uint64_t reads, uint64_t cycles)
-{
-	return cycles ? reads * 1000000 / cycles : 0;
-}
-
-/* 100 - 100 * during / before, in percent (negative: it sped up). */
-static int64_t loss_of(uint64_t before, uint64_t during)
-{
-	return before ? 100 - (int64_t)(during * 100 / before) : 0;
-}
-
-static void losses(const struct rc_state *st, struct rc_run *run,
-		   uint64_t base_cyc, uint64_t dur_cyc)
-{
-	const uint64_t *start = st->snap[0], *base = st->snap[1],
-		       *end = st->snap[2];
-	int64_t l[MAX_CPUS], tmp;
-	unsigned n = st->cfg.workers;
-
-	run->base_reads = run->during_reads = 0;
-	for (unsigned w = 0; w < n; w++) {
-		l[w] = loss_of(rate(base[w] - start[w], base_cyc),
-			       rate(end[w] - base[w], dur_cyc));
-		run->base_reads += base[w] - start[w];
-		run->during_reads += end[w] - base[w];
-	}
-	for (unsigned i = 1; i < n; i++) /* insertion sort: n is small */
-		for (unsigned j = i; j > 0 && l[j - 1] > l[j]; j--)
-			tmp = l[j], l[j] = l[j - 1], l[j - 1] = tmp;
-	run->loss_min = n ? l[0] : 0;
-	run->loss_median = n ? l[n / 2] : 0;
-	run->loss_pct = loss_of(rate(run->base_reads, base_cyc),
-				rate(run->during_reads, dur_cyc));
-}
-
 uint64_t rc_pass_pages(const struct rc_config *cfg, const struct rc_run *run)
 {
 	uint64_t batch = run->kind->batch;
@@ -574,34 +312,34 @@ bool rc_run_strategy(struct rc_state *st, struct rc_run *run,
 	st->pass_pages = rc_pass_pages(&st->cfg, run);
 	st->progress = progress;
 	run->count = (struct rc_counts){0};
-	if (!map_cold(st))
+	if (!rc_map_cold(st))
 		return false;
 	cpus_others(&st->others);
 	pf_expect(RC_COLD_BASE, rc_cold_va(st->cfg.cold_pages), PF_SKIP, NULL);
-	start_workers(st);
+	rc_workers_start(st);
 	udelay(st->cfg.base_us / 4); /* let them all get going */
-	snapshot(st, 0);
+	rc_workers_snapshot(st, 0);
 	t0 = rdtsc_ordered();
 	/* The baseline, for the loss: a writer pass measures none. */
 	if (!run->writers)
 		udelay(st->cfg.base_us);
-	snapshot(st, 1);
+	rc_workers_snapshot(st, 1);
 	t1 = rdtsc_ordered();
 	icr0 = apic_icr_writes[0];
 	irq0 = xcall_irqs_sum(&cpus_online);
 	page_out(st, run, samples);
 	t2 = rdtsc_ordered();
-	snapshot(st, 2);
+	rc_workers_snapshot(st, 2);
 	run->count.icr = apic_icr_writes[0] - icr0;
 	run->count.irqs = xcall_irqs_sum(&cpus_online) - irq0;
-	stop_workers(st);
+	rc_workers_stop(st);
 	pf_expect_end(NULL);
 	run->count.cycles = t2 - t1;
 	if (run->writers)
 		lost_writes(st, run);
 	else {
 		run->count.lost = 0;
-		losses(st, run, t1 - t0, t2 - t1);
+		rc_workers_loss(st, run, t1 - t0, t2 - t1);
 	}
 	return true;
 }

@@ -75,4 +75,19 @@ static inline uint64_t *rc_cold_pte(const struct rc_state *st, uint64_t p)
 	return st->cold_pt[p / PT_ENTRIES] + p % PT_ENTRIES;
 }
 
+/* Fresh frames for this pass's cold pages (bench/reclaim_region.c). */
+bool rc_map_cold(struct rc_state *st);
+
+/*
+ * The workers (bench/reclaim_workers.c): started on every CPU but 0 with
+ * their slots of st as argument, and stopped; snapshot k (0: started, 1:
+ * after the baseline, 2: paged out) of their reads, and the loss between
+ * the baseline and paging out, into run.
+ */
+void rc_workers_start(struct rc_state *st);
+void rc_workers_stop(struct rc_state *st);
+void rc_workers_snapshot(struct rc_state *st, int k);
+void rc_workers_loss(const struct rc_state *st, struct rc_run *run,
+		     uint64_t base_cyc, uint64_t dur_cyc);
+
 #endif
