@@ -2,15 +2,13 @@
 /*
  * The time budget in the running kernel (bench/budget.h): the costs that
  * the plan rests on are measured here, on this machine, just before the
- * experiments; the plan is printed before they run, and what they took
- * after.
+ * experiments, and each experiment says what it will run (its struct
+ * experiment hooks); the plan is printed before they run, and what they
+ * took after.
  */
 #include "bench/budget.h"
 #include "bench/bench.h"
-#include "bench/invlpgb_emul.h"
-#include "bench/options.h"
 #include "bench/rng.h"
-#include "bench/shootdown_pages.h"
 #include "bench/shootdown_sweep.h"
 #include "kernel/cpu.h"
 #include "lib/printf.h"
@@ -184,58 +182,12 @@ static void measure_costs(uint64_t over)
 	costs.page_copy = cost_of(OP_COPY, &one, &all, over);
 }
 
-/* The shootdown pilot over the fewest and the most pages of the sweep. */
-static void shootdown_pilot_plan(const struct bench_params *p,
-				 struct bench_ctx *ctx,
-				 struct plan_shootdown *sd)
-{
-	struct sd_config sw = {.handler_timing = p->handler_timing, .ctx = ctx};
-
-	if (!plan.budget_ms || !plan.run[PLAN_SHOOTDOWN] || !sd->npages)
-		return;
-	sd->pilot_k[0] = sd->pilot_k[1] = sd->pages[0];
-	for (uint32_t i = 0; i < sd->npages; i++) {
-		if (sd->pages[i] < sd->pilot_k[0])
-			sd->pilot_k[0] = sd->pages[i];
-		if (sd->pages[i] > sd->pilot_k[1])
-			sd->pilot_k[1] = sd->pages[i];
-	}
-	for (uint32_t i = 0; i < p->strategies.n; i++)
-		sw.strategy[p->strategies.v[i]] = true;
-	if (bench_invlpgb_planned(&ctx->invlpgb))
-		sw.invlpgb_max_pages = cpu_info.invlpgb
-					       ? cpu_info.invlpgb_max_pages
-					       : INVLPGB_EMUL_MAX_PAGES;
-	if (!shootdown_pilot(&sw, sd->pilot_k, sd->pilot))
-		sd->pilot[0][0] = 0; /* derive it instead */
-}
-
-static void fill_shootdown(const struct bench_params *p, struct bench_ctx *ctx)
-{
-	struct plan_shootdown *sd = &plan.sd;
-	struct param_list t;
-
-	for (uint32_t i = 0; i < p->pages.n; i++)
-		sd->pages[sd->npages++] = p->pages.v[i];
-	params_resolve_targets(&p->targets, costs.responders, &t, NULL);
-	for (uint32_t i = 0; i < t.n && i < PLAN_LIST_MAX; i++)
-		sd->targets[sd->ntargets++] = t.v[i];
-	for (uint32_t i = 0; i < p->strategies.n; i++) {
-		if (p->strategies.v[i] == S_INVLPGB)
-			sd->invlpgb = bench_invlpgb_planned(&ctx->invlpgb);
-		else
-			sd->ipi_strategies++;
-	}
-	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++)
-		sd->classes += smp_cpu_in_class((enum topo_class)k) != 0;
-	shootdown_pilot_plan(p, ctx, sd);
-	sd->samples = p->samples;
-	sd->warmup = p->warmup;
-	sd->samples_set = bench_given(p, "samples");
-	sd->warmup_set = bench_given(p, "warmup");
-	sd->targets_set = bench_given(p, "targets");
-}
-
+/*
+ * Each experiment's part of the plan, from its own hooks, in table order:
+ * a pilot runs right after its experiment's shape, so that what it leaves
+ * set up (shootdown's pages) is there when the next one sizes itself, as
+ * when the experiments run.
+ */
 static void fill(const struct bench_params *p, const bool run[PLAN_EXPS],
 		 struct bench_ctx *ctx)
 {
@@ -245,18 +197,14 @@ static void fill(const struct bench_params *p, const bool run[PLAN_EXPS],
 	/* Alone, shootdown and reclaim only say that they need 2 cpus. */
 	if (!costs.responders)
 		plan.run[PLAN_SHOOTDOWN] = plan.run[PLAN_RECLAIM] = false;
-	fill_shootdown(p, ctx);
-	/* primitives: a handful of local ops and round trips per class. */
-	plan.primitives_cycles =
-		plan_primitives_cycles(p->samples, plan.sd.classes, &costs);
-	reclaim_plan_shape(p, ctx, &plan.rc);
-	if (plan.run[PLAN_RECLAIM] && plan.budget_ms)
-		reclaim_pilot(p, ctx, &plan.rc);
-	/* 0 means "size it from free RAM", which is not a user's size. */
-	plan.rc.cold_set = bench_given(p, "reclaim_mb") && p->reclaim_mb;
-	plan.rc.hot_set = bench_given(p, "hot_mb") && p->hot_mb;
-	flushloop_plan_shape(ctx, &plan.fl);
-	plan.fl.duration_set = bench_given(p, "duration_ms");
+	for (int e = 0; e < PLAN_EXPS; e++) {
+		const struct experiment *x = &experiments[e];
+
+		if (x->plan_shape)
+			x->plan_shape(p, ctx, &costs, &plan);
+		if (x->pilot && plan.run[e] && plan.budget_ms)
+			x->pilot(p, ctx, &plan);
+	}
 }
 
 /* The plan into the sizes the experiments run with. */

@@ -6,6 +6,7 @@
  * recorded, and the swap copies are checked for lost writes.
  */
 #include "bench/bench.h"
+#include "bench/options.h"
 #include "bench/reclaim_pass.h"
 #include "bench/reclaim_report.h"
 #include "bench/reclaim_state.h"
@@ -82,16 +83,22 @@ static void size_up(struct rc_config *c, const struct bench_sizes *sz,
 }
 
 void reclaim_plan_shape(const struct bench_params *params,
-			const struct bench_ctx *ctx, struct plan_reclaim *p)
+			const struct bench_ctx *ctx,
+			const struct plan_costs *costs, struct plan *plan)
 {
+	struct plan_reclaim *p = &plan->rc;
 	struct rc_config c = {0};
 	bool invlpgb = bench_invlpgb_planned(&ctx->invlpgb);
 
+	(void)costs; /* the pilot measures what a page costs */
 	size_up(&c, &ctx->size, cpumask_count(&cpus_online) - 1);
 	p->cold_pages = c.cold_pages;
 	p->hot_pages = c.hot_pages;
 	p->workers = c.workers;
 	p->duration_ms = params->duration_ms;
+	/* 0 means "size it from free RAM", which is not a user's size. */
+	p->cold_set = bench_given(params, "reclaim_mb") && params->reclaim_mb;
+	p->hot_set = bench_given(params, "hot_mb") && params->hot_mb;
 	p->per_page_passes = p->nbatches = p->nruns = 0;
 	/*
 	 * Each strategy's writer pass, beside its reader pass. The negative
@@ -136,9 +143,10 @@ static uint64_t pilot_pass(const struct rc_config *c,
  * workers and the flushes share the CPUs, above all under TCG), so it is
  * measured rather than derived.
  */
-void reclaim_pilot(const struct bench_params *params, struct bench_ctx *ctx,
-		   struct plan_reclaim *p)
+void reclaim_plan_pilot(const struct bench_params *params,
+			struct bench_ctx *ctx, struct plan *plan)
 {
+	struct plan_reclaim *p = &plan->rc;
 	static const struct rc_kind per_page = {RC_PER_PAGE, 1, "pilot"},
 				    batched = {RC_BATCH, PMD_PAGES, "pilot"};
 	struct rc_config c = {.writers = params->writers,
