@@ -1,32 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * The time budget in the running kernel (bench/budget.h): the costs that
- * the plan rests on are measured here, on this machine, just before the
- * experiments, and each experiment says what it will run (its struct
- * experiment hooks); the plan is printed before they run, and what they
- * took after.
+ * The time budget in the running kernel (bench/budget.h): just before the
+ * experiments, the costs that the plan rests on are measured on this
+ * machine (bench/budget_costs.c) and each experiment says what it will run
+ * (its struct experiment hooks); the plan is printed before they run, and
+ * what they took after.
  */
 #include "bench/budget.h"
+#include "bench/budget_costs.h"
 #include "bench/bench.h"
-#include "bench/rng.h"
 #include "bench/shootdown_sweep.h"
-#include "kernel/cpu.h"
-#include "lib/printf.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
-#include "kernel/x86.h"
-#include "lib/memops.h"
-#include "mm/vm.h"
-#include "smp/percpu.h"
+#include "mm/layout.h"
 #include "smp/smp.h"
-
-#define COST_ROUNDS 31 /* odd: the median is one of them */
-#define WAIT_US	    1000000
-/* Pages read for the cost of a read that misses the TLB. */
-#define TOUCH_VA    (EXPERIMENT_BASE + (12ull << 30))
-#define TOUCH_PAGES 64
-/* The busy CPUs' reads wander over this much of their own memory. */
-#define BUSY_WORDS (1u << 15)
 
 static struct plan plan;
 static struct plan_costs costs;
@@ -38,149 +25,6 @@ static uint64_t actual[PLAN_EXPS];
 static uint64_t configured_samples, configured_cold_mb, configured_fl_ms;
 static uint64_t configured_hot_pages;
 static uint32_t configured_ntargets;
-static uint8_t copy_src[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
-static uint8_t copy_dst[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
-
-static volatile bool busy_stop;
-static volatile uint64_t busy_sink;
-static uint64_t busy_buf[BUSY_WORDS];
-
-static void nothing(void *arg)
-{
-	(void)arg;
-}
-
-/*
- * What reclaim's workers do: random reads of their own memory, with one
- * PAUSE per 64 reads (single-threaded TCG switches vCPUs at it, so this
- * is what sets how long an IPI round to them takes there).
- */
-static void busy_reader(void *arg)
-{
-	uint64_t sum = 0;
-	struct rng rng;
-
-	rng_seed(&rng, (uintptr_t)arg);
-	while (!busy_stop) {
-		for (int i = 0; i < 64; i++)
-			sum += busy_buf[rng_below(&rng, BUSY_WORDS)];
-		cpu_relax();
-	}
-	busy_sink = sum;
-}
-
-static uint64_t median(uint64_t *v, size_t n)
-{
-	stats_sort(v, n);
-	return v[n / 2];
-}
-
-enum cost_op { OP_IPI_ONE, OP_IPI_ALL, OP_CR3, OP_INVLPG, OP_COPY };
-
-static void cost_op_once(enum cost_op op, const struct cpumask *one,
-			 const struct cpumask *all)
-{
-	switch (op) {
-	case OP_IPI_ONE:
-		on_cpumask(one, nothing, NULL, IPI_EACH);
-		break;
-	case OP_IPI_ALL:
-		on_cpumask(all, nothing, NULL, IPI_EACH);
-		break;
-	case OP_CR3:
-		cr3_reload();
-		break;
-	case OP_INVLPG:
-		copy_src[0]++; /* the entry is in the TLB */
-		invlpg(copy_src);
-		break;
-	default:
-		mem_copy_words(copy_dst, copy_src, PAGE_SIZE);
-		break;
-	}
-}
-
-/* The median cost of one op, less the timer's own. */
-static uint64_t cost_of(enum cost_op op, const struct cpumask *one,
-			const struct cpumask *all, uint64_t over)
-{
-	uint64_t v[COST_ROUNDS];
-
-	for (int i = 0; i < COST_ROUNDS; i++) {
-		uint64_t t0 = rdtsc_ordered();
-
-		cost_op_once(op, one, all);
-		v[i] = rdtsc_ordered() - t0;
-	}
-	return median(v, COST_ROUNDS) > over ? median(v, COST_ROUNDS) - over
-					     : 0;
-}
-
-/* A round to every responder while they read memory without pause. */
-static uint64_t ipi_all_busy(const struct cpumask *all, uint64_t over)
-{
-	static struct bg_group busy;
-	uint64_t cost;
-	unsigned cpu;
-
-	busy_stop = false;
-	bg_init(&busy);
-	for_each_cpu(cpu, all)
-		bg_start(&busy, cpu, busy_reader, (void *)(uintptr_t)cpu);
-	cost = cost_of(OP_IPI_ALL, all, all, over);
-	busy_stop = true;
-	bg_wait(&busy, WAIT_US);
-	return cost;
-}
-
-/* A read that misses the TLB, per page (4 KiB mappings, as the sweep's). */
-static uint64_t touch_cost(void)
-{
-	uint64_t pa[TOUCH_PAGES] = {0}, t0, t1, sum = 0;
-	int n = 0;
-
-	for (; n < TOUCH_PAGES; n++) {
-		pa[n] = frame_alloc(PMM_ZERO);
-		if (!pa[n] || vm_map(TOUCH_VA + (uint64_t)n * PAGE_SIZE, pa[n],
-				     PT_4K, PTE_P | pte_nx(), NULL) != PT_OK)
-			break;
-	}
-	cr3_reload();
-	t0 = rdtsc_ordered();
-	for (int i = 0; i < n; i++)
-		sum += *(volatile uint64_t *)(TOUCH_VA +
-					      (uint64_t)i * PAGE_SIZE);
-	t1 = rdtsc_ordered();
-	busy_sink = sum;
-	for (int i = 0; i < TOUCH_PAGES && pa[i]; i++) {
-		if (i < n)
-			vm_unmap(TOUCH_VA + (uint64_t)i * PAGE_SIZE, PT_4K,
-				 NULL);
-		frame_free(pa[i]);
-	}
-	return n ? (t1 - t0) / (uint64_t)n : 0;
-}
-
-static void measure_costs(uint64_t over)
-{
-	struct cpumask one, all;
-
-	cpus_others(&all);
-	cpumask_zero(&one);
-	costs.responders = cpumask_count(&all);
-	if (costs.responders)
-		cpumask_set(cpumask_first(&all), &one);
-	costs.tsc_khz = tsc_freq.khz;
-	if (costs.responders) {
-		costs.ipi_one = cost_of(OP_IPI_ONE, &one, &all, over);
-		costs.ipi_all = cost_of(OP_IPI_ALL, &one, &all, over);
-		costs.ipi_all_busy = ipi_all_busy(&all, over);
-	}
-	costs.touch = touch_cost();
-	costs.cr3 = cost_of(OP_CR3, &one, &all, over);
-	costs.invlpg = cost_of(OP_INVLPG, &one, &all, over);
-	costs.page_copy = cost_of(OP_COPY, &one, &all, over);
-}
 
 /*
  * Each experiment's part of the plan, from its own hooks, in table order:
@@ -404,7 +248,7 @@ static void plan_record(const struct bench_params *p)
 void budget_plan(const struct bench_params *p, const bool run[PLAN_EXPS],
 		 struct bench_ctx *ctx)
 {
-	measure_costs(ctx->records.overhead);
+	budget_measure_costs(ctx->records.overhead, &costs);
 	fill(p, run, ctx);
 	configured_samples = plan.sd.samples;
 	configured_cold_mb = plan.rc.cold_pages / 256;
