@@ -49,6 +49,21 @@ struct experiment {
 	const char *name;
 	const char *desc;
 	void (*run)(const struct bench_params *p, struct bench_ctx *ctx);
+	/*
+	 * For the time budget (bench/budget.c), before any experiment runs,
+	 * in table order, each pilot right after its shape. plan_shape fills
+	 * the experiment's part of *plan: what it will run, as it will run
+	 * it, and which of its sizes the user set (costs: what the
+	 * operations cost here). pilot, where what the experiment costs is
+	 * better measured than derived from the costs, runs a little of it,
+	 * recorded nowhere (only with a budget, and if it is selected).
+	 * NULL: nothing to say.
+	 */
+	void (*plan_shape)(const struct bench_params *p,
+			   const struct bench_ctx *ctx,
+			   const struct plan_costs *costs, struct plan *plan);
+	void (*pilot)(const struct bench_params *p, struct bench_ctx *ctx,
+		      struct plan *plan);
 };
 
 extern const struct experiment experiments[];
@@ -72,12 +87,30 @@ void bench_run(void);
 /* Prints a parameter diagnostic as an INFO line (struct diag_sink). */
 void bench_diag(void *ctx, const char *msg);
 
-/* What each experiment will run, for the time budget (bench/plan.h). */
+/* The experiments' entry points: bench/runner.c's table. */
+void primitives_run(const struct bench_params *p, struct bench_ctx *ctx);
+void shootdown_run(const struct bench_params *p, struct bench_ctx *ctx);
+void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx);
+void flushloop_run(const struct bench_params *p, struct bench_ctx *ctx);
+
+/* Their hooks for the time budget (struct experiment). */
+void primitives_plan_shape(const struct bench_params *p,
+			   const struct bench_ctx *ctx,
+			   const struct plan_costs *costs, struct plan *plan);
+void shootdown_plan_shape(const struct bench_params *p,
+			  const struct bench_ctx *ctx,
+			  const struct plan_costs *costs, struct plan *plan);
+void shootdown_plan_pilot(const struct bench_params *p, struct bench_ctx *ctx,
+			  struct plan *plan);
 void reclaim_plan_shape(const struct bench_params *p,
-			const struct bench_ctx *ctx, struct plan_reclaim *out);
-/* Measures what a page costs reclaim here, per page and batched. */
-void reclaim_pilot(const struct bench_params *p, struct bench_ctx *ctx,
-		   struct plan_reclaim *out);
+			const struct bench_ctx *ctx,
+			const struct plan_costs *costs, struct plan *plan);
+void reclaim_plan_pilot(const struct bench_params *p, struct bench_ctx *ctx,
+			struct plan *plan);
+void flushloop_plan(const struct bench_params *p, const struct bench_ctx *ctx,
+		    const struct plan_costs *costs, struct plan *plan);
+
+/* What flushloop will run (flushloop_run() sizes its progress by it). */
 void flushloop_plan_shape(const struct bench_ctx *ctx,
 			  struct plan_flushloop *out);
 

@@ -1,34 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * The time budget in the running kernel (bench/budget.h): the costs that
- * the plan rests on are measured here, on this machine, just before the
- * experiments; the plan is printed before they run, and what they took
- * after.
+ * The time budget in the running kernel (bench/budget.h): just before the
+ * experiments, the costs that the plan rests on are measured on this
+ * machine (bench/budget_costs.c) and each experiment says what it will run
+ * (its struct experiment hooks); the plan is printed before they run, and
+ * what they took after.
  */
 #include "bench/budget.h"
+#include "bench/budget_costs.h"
 #include "bench/bench.h"
-#include "bench/invlpgb_emul.h"
-#include "bench/options.h"
-#include "bench/rng.h"
-#include "bench/shootdown_pages.h"
 #include "bench/shootdown_sweep.h"
-#include "kernel/cpu.h"
-#include "lib/printf.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
-#include "kernel/x86.h"
-#include "lib/memops.h"
-#include "mm/vm.h"
-#include "smp/percpu.h"
+#include "mm/layout.h"
 #include "smp/smp.h"
-
-#define COST_ROUNDS 31 /* odd: the median is one of them */
-#define WAIT_US	    1000000
-/* Pages read for the cost of a read that misses the TLB. */
-#define TOUCH_VA    (EXPERIMENT_BASE + (12ull << 30))
-#define TOUCH_PAGES 64
-/* The busy CPUs' reads wander over this much of their own memory. */
-#define BUSY_WORDS (1u << 15)
 
 static struct plan plan;
 static struct plan_costs costs;
@@ -40,202 +25,13 @@ static uint64_t actual[PLAN_EXPS];
 static uint64_t configured_samples, configured_cold_mb, configured_fl_ms;
 static uint64_t configured_hot_pages;
 static uint32_t configured_ntargets;
-static uint8_t copy_src[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
-static uint8_t copy_dst[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
-
-static volatile bool busy_stop;
-static volatile uint64_t busy_sink;
-static uint64_t busy_buf[BUSY_WORDS];
-
-static void nothing(void *arg)
-{
-	(void)arg;
-}
 
 /*
- * What reclaim's workers do: random reads of their own memory, with one
- * PAUSE per 64 reads (single-threaded TCG switches vCPUs at it, so this
- * is what sets how long an IPI round to them takes there).
+ * Each experiment's part of the plan, from its own hooks, in table order:
+ * a pilot runs right after its experiment's shape, so that what it leaves
+ * set up (shootdown's pages) is there when the next one sizes itself, as
+ * when the experiments run.
  */
-static void busy_reader(void *arg)
-{
-	uint64_t sum = 0;
-	struct rng rng;
-
-	rng_seed(&rng, (uintptr_t)arg);
-	while (!busy_stop) {
-		for (int i = 0; i < 64; i++)
-			sum += busy_buf[rng_below(&rng, BUSY_WORDS)];
-		cpu_relax();
-	}
-	busy_sink = sum;
-}
-
-static uint64_t median(uint64_t *v, size_t n)
-{
-	stats_sort(v, n);
-	return v[n / 2];
-}
-
-enum cost_op { OP_IPI_ONE, OP_IPI_ALL, OP_CR3, OP_INVLPG, OP_COPY };
-
-static void cost_op_once(enum cost_op op, const struct cpumask *one,
-			 const struct cpumask *all)
-{
-	switch (op) {
-	case OP_IPI_ONE:
-		on_cpumask(one, nothing, NULL, IPI_EACH);
-		break;
-	case OP_IPI_ALL:
-		on_cpumask(all, nothing, NULL, IPI_EACH);
-		break;
-	case OP_CR3:
-		cr3_reload();
-		break;
-	case OP_INVLPG:
-		copy_src[0]++; /* the entry is in the TLB */
-		invlpg(copy_src);
-		break;
-	default:
-		mem_copy_words(copy_dst, copy_src, PAGE_SIZE);
-		break;
-	}
-}
-
-/* The median cost of one op, less the timer's own. */
-static uint64_t cost_of(enum cost_op op, const struct cpumask *one,
-			const struct cpumask *all, uint64_t over)
-{
-	uint64_t v[COST_ROUNDS];
-
-	for (int i = 0; i < COST_ROUNDS; i++) {
-		uint64_t t0 = rdtsc_ordered();
-
-		cost_op_once(op, one, all);
-		v[i] = rdtsc_ordered() - t0;
-	}
-	return median(v, COST_ROUNDS) > over ? median(v, COST_ROUNDS) - over
-					     : 0;
-}
-
-/* A round to every responder while they read memory without pause. */
-static uint64_t ipi_all_busy(const struct cpumask *all, uint64_t over)
-{
-	static struct bg_group busy;
-	uint64_t cost;
-	unsigned cpu;
-
-	busy_stop = false;
-	bg_init(&busy);
-	for_each_cpu(cpu, all)
-		bg_start(&busy, cpu, busy_reader, (void *)(uintptr_t)cpu);
-	cost = cost_of(OP_IPI_ALL, all, all, over);
-	busy_stop = true;
-	bg_wait(&busy, WAIT_US);
-	return cost;
-}
-
-/* A read that misses the TLB, per page (4 KiB mappings, as the sweep's). */
-static uint64_t touch_cost(void)
-{
-	uint64_t pa[TOUCH_PAGES] = {0}, t0, t1, sum = 0;
-	int n = 0;
-
-	for (; n < TOUCH_PAGES; n++) {
-		pa[n] = frame_alloc(PMM_ZERO);
-		if (!pa[n] || vm_map(TOUCH_VA + (uint64_t)n * PAGE_SIZE, pa[n],
-				     PT_4K, PTE_P | pte_nx(), NULL) != PT_OK)
-			break;
-	}
-	cr3_reload();
-	t0 = rdtsc_ordered();
-	for (int i = 0; i < n; i++)
-		sum += *(volatile uint64_t *)(TOUCH_VA +
-					      (uint64_t)i * PAGE_SIZE);
-	t1 = rdtsc_ordered();
-	busy_sink = sum;
-	for (int i = 0; i < TOUCH_PAGES && pa[i]; i++) {
-		if (i < n)
-			vm_unmap(TOUCH_VA + (uint64_t)i * PAGE_SIZE, PT_4K,
-				 NULL);
-		frame_free(pa[i]);
-	}
-	return n ? (t1 - t0) / (uint64_t)n : 0;
-}
-
-static void measure_costs(uint64_t over)
-{
-	struct cpumask one, all;
-
-	cpus_others(&all);
-	cpumask_zero(&one);
-	costs.responders = cpumask_count(&all);
-	if (costs.responders)
-		cpumask_set(cpumask_first(&all), &one);
-	costs.tsc_khz = tsc_freq.khz;
-	if (costs.responders) {
-		costs.ipi_one = cost_of(OP_IPI_ONE, &one, &all, over);
-		costs.ipi_all = cost_of(OP_IPI_ALL, &one, &all, over);
-		costs.ipi_all_busy = ipi_all_busy(&all, over);
-	}
-	costs.touch = touch_cost();
-	costs.cr3 = cost_of(OP_CR3, &one, &all, over);
-	costs.invlpg = cost_of(OP_INVLPG, &one, &all, over);
-	costs.page_copy = cost_of(OP_COPY, &one, &all, over);
-}
-
-/* The shootdown pilot over the fewest and the most pages of the sweep. */
-static void shootdown_pilot_plan(const struct bench_params *p,
-				 struct bench_ctx *ctx,
-				 struct plan_shootdown *sd)
-{
-	struct sd_config sw = {.handler_timing = p->handler_timing, .ctx = ctx};
-
-	if (!plan.budget_ms || !plan.run[PLAN_SHOOTDOWN] || !sd->npages)
-		return;
-	sd->pilot_k[0] = sd->pilot_k[1] = sd->pages[0];
-	for (uint32_t i = 0; i < sd->npages; i++) {
-		if (sd->pages[i] < sd->pilot_k[0])
-			sd->pilot_k[0] = sd->pages[i];
-		if (sd->pages[i] > sd->pilot_k[1])
-			sd->pilot_k[1] = sd->pages[i];
-	}
-	for (uint32_t i = 0; i < p->strategies.n; i++)
-		sw.strategy[p->strategies.v[i]] = true;
-	if (bench_invlpgb_planned(&ctx->invlpgb))
-		sw.invlpgb_max_pages = cpu_info.invlpgb
-					       ? cpu_info.invlpgb_max_pages
-					       : INVLPGB_EMUL_MAX_PAGES;
-	if (!shootdown_pilot(&sw, sd->pilot_k, sd->pilot))
-		sd->pilot[0][0] = 0; /* derive it instead */
-}
-
-static void fill_shootdown(const struct bench_params *p, struct bench_ctx *ctx)
-{
-	struct plan_shootdown *sd = &plan.sd;
-	struct param_list t;
-
-	for (uint32_t i = 0; i < p->pages.n; i++)
-		sd->pages[sd->npages++] = p->pages.v[i];
-	params_resolve_targets(&p->targets, costs.responders, &t, NULL);
-	for (uint32_t i = 0; i < t.n && i < PLAN_LIST_MAX; i++)
-		sd->targets[sd->ntargets++] = t.v[i];
-	for (uint32_t i = 0; i < p->strategies.n; i++) {
-		if (p->strategies.v[i] == S_INVLPGB)
-			sd->invlpgb = bench_invlpgb_planned(&ctx->invlpgb);
-		else
-			sd->ipi_strategies++;
-	}
-	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++)
-		sd->classes += smp_cpu_in_class((enum topo_class)k) != 0;
-	shootdown_pilot_plan(p, ctx, sd);
-	sd->samples = p->samples;
-	sd->warmup = p->warmup;
-	sd->samples_set = bench_given(p, "samples");
-	sd->warmup_set = bench_given(p, "warmup");
-	sd->targets_set = bench_given(p, "targets");
-}
-
 static void fill(const struct bench_params *p, const bool run[PLAN_EXPS],
 		 struct bench_ctx *ctx)
 {
@@ -245,18 +41,14 @@ static void fill(const struct bench_params *p, const bool run[PLAN_EXPS],
 	/* Alone, shootdown and reclaim only say that they need 2 cpus. */
 	if (!costs.responders)
 		plan.run[PLAN_SHOOTDOWN] = plan.run[PLAN_RECLAIM] = false;
-	fill_shootdown(p, ctx);
-	/* primitives: a handful of local ops and round trips per class. */
-	plan.primitives_cycles =
-		plan_primitives_cycles(p->samples, plan.sd.classes, &costs);
-	reclaim_plan_shape(p, ctx, &plan.rc);
-	if (plan.run[PLAN_RECLAIM] && plan.budget_ms)
-		reclaim_pilot(p, ctx, &plan.rc);
-	/* 0 means "size it from free RAM", which is not a user's size. */
-	plan.rc.cold_set = bench_given(p, "reclaim_mb") && p->reclaim_mb;
-	plan.rc.hot_set = bench_given(p, "hot_mb") && p->hot_mb;
-	flushloop_plan_shape(ctx, &plan.fl);
-	plan.fl.duration_set = bench_given(p, "duration_ms");
+	for (int e = 0; e < PLAN_EXPS; e++) {
+		const struct experiment *x = &experiments[e];
+
+		if (x->plan_shape)
+			x->plan_shape(p, ctx, &costs, &plan);
+		if (x->pilot && plan.run[e] && plan.budget_ms)
+			x->pilot(p, ctx, &plan);
+	}
 }
 
 /* The plan into the sizes the experiments run with. */
@@ -456,7 +248,7 @@ static void plan_record(const struct bench_params *p)
 void budget_plan(const struct bench_params *p, const bool run[PLAN_EXPS],
 		 struct bench_ctx *ctx)
 {
-	measure_costs(ctx->records.overhead);
+	budget_measure_costs(ctx->records.overhead, &costs);
 	fill(p, run, ctx);
 	configured_samples = plan.sd.samples;
 	configured_cold_mb = plan.rc.cold_pages / 256;

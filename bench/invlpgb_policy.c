@@ -41,31 +41,47 @@ static void invlpgb_force_probe(struct invlpgb_policy *pol, const char *bench)
 		     cpu_invlpgb_absent_reason());
 }
 
+/*
+ * The one rule: the instruction's maximum where it runs (bare metal,
+ * CPUID), else the model's where it is installed, else none.
+ */
+static uint32_t invlpgb_pages(const struct invlpgb_policy *pol, bool *emulated)
+{
+	*emulated = false;
+	if (pol->mode == PARAM_INVLPGB_OFF)
+		return 0;
+	if (cpu_info.invlpgb)
+		return cpu_info.invlpgb_max_pages;
+	*emulated = pol->model_on;
+	return pol->model_on ? INVLPGB_EMUL_MAX_PAGES : 0;
+}
+
+uint32_t bench_invlpgb_planned_pages(const struct invlpgb_policy *pol)
+{
+	bool emulated;
+
+	return invlpgb_pages(pol, &emulated);
+}
+
 bool bench_invlpgb_planned(const struct invlpgb_policy *pol)
 {
-	return pol->mode != PARAM_INVLPGB_OFF &&
-	       (cpu_info.invlpgb || pol->model_on);
+	return bench_invlpgb_planned_pages(pol) != 0;
 }
 
 uint32_t bench_invlpgb(struct invlpgb_policy *pol, const char *bench,
 		       bool *emulated)
 {
-	enum param_invlpgb_mode mode = pol->mode;
+	uint32_t pages = invlpgb_pages(pol, emulated);
 	char name[48];
 
-	*emulated = false;
+	if (pages)
+		return pages;
 	ksnprintf(name, sizeof(name), "%s: invlpgb", bench);
-	if (mode == PARAM_INVLPGB_OFF) {
+	if (pol->mode == PARAM_INVLPGB_OFF) {
 		report_skip(name, "turned off by invlpgb=off");
 		return 0;
 	}
-	if (cpu_info.invlpgb)
-		return cpu_info.invlpgb_max_pages;
-	if (pol->model_on) {
-		*emulated = true;
-		return INVLPGB_EMUL_MAX_PAGES;
-	}
-	if (mode == PARAM_INVLPGB_FORCE) {
+	if (pol->mode == PARAM_INVLPGB_FORCE) {
 		invlpgb_force_probe(pol, bench);
 		report_skip(name, "INVLPGB is not executable here");
 		return 0;

@@ -40,5 +40,7 @@ uint32_t bench_invlpgb(struct invlpgb_policy *pol, const char *bench,
  * bench_invlpgb() will decide, without its verdicts: for the time budget.
  */
 bool bench_invlpgb_planned(const struct invlpgb_policy *pol);
+/* The pages per INVLPGB that bench_invlpgb() will return, likewise. */
+uint32_t bench_invlpgb_planned_pages(const struct invlpgb_policy *pol);
 
 #endif

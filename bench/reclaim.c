@@ -6,13 +6,13 @@
  * recorded, and the swap copies are checked for lost writes.
  */
 #include "bench/bench.h"
+#include "bench/options.h"
 #include "bench/reclaim_pass.h"
-#include "kernel/console.h"
+#include "bench/reclaim_report.h"
+#include "bench/reclaim_state.h"
 #include "kernel/cpu.h"
-#include "lib/printf.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
-#include "mm/invlpgb.h"
 #include "mm/vm.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
@@ -22,7 +22,8 @@
 /* The pilot's workers' baseline window (they only need to be running). */
 #define PILOT_BASE_US 1000
 
-static struct rc_run runs[] = {
+/* The strategies, in the order they run; results are found by key. */
+static const struct rc_kind kinds[] = {
 	{.s = RC_PER_PAGE, .batch = 1, .name = "per-page"},
 	{.s = RC_PER_PAGE_INVLPG, .batch = 1, .name = "per-page-invlpg"},
 	{.s = RC_BATCH, .batch = 1, .name = "batch"},
@@ -34,7 +35,7 @@ static struct rc_run runs[] = {
 	{.s = RC_INVLPGB_BATCH, .batch = 512, .name = "invlpgb"},
 	{.s = RC_INVLPGB_BATCH_PAGES, .batch = 512, .name = "invlpgb-pages"},
 };
-#define NRUNS (sizeof(runs) / sizeof(runs[0]))
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
 /*
  * The negative control: passes of one batch of RC_WRITER_PAGES, until
@@ -45,15 +46,17 @@ static struct rc_run runs[] = {
  * TCG runs; four passes of 64 cost half as much.
  */
 #define RC_CONTROL_PASSES 4
-static struct rc_run control = {.s = RC_WRITEBACK_FIRST,
-				.batch = RC_WRITER_PAGES,
-				.name = "writeback-before-flush"};
+static const struct rc_kind control_kind = {.s = RC_WRITEBACK_FIRST,
+					    .batch = RC_WRITER_PAGES,
+					    .name = "writeback-before-flush"};
 
-static bool uses_ipis(const struct rc_run *r)
-{
-	return r->s != RC_INVLPGB_PAGE && r->s != RC_INVLPGB_BATCH &&
-	       r->s != RC_INVLPGB_BATCH_PAGES;
-}
+/*
+ * What the passes share with the workers, who reach it through their
+ * background work's argument: one instance for the pilot and the run
+ * (one after the other), static because it holds a slot per CPU, too big
+ * for CPU 0's stack.
+ */
+static struct rc_state state;
 
 /* Sizes from free memory: cold <= 20 GiB and a third of it (the swap
  * copy takes as much again), each hot region <= 2 GiB. */
@@ -80,16 +83,22 @@ static void size_up(struct rc_config *c, const struct bench_sizes *sz,
 }
 
 void reclaim_plan_shape(const struct bench_params *params,
-			const struct bench_ctx *ctx, struct plan_reclaim *p)
+			const struct bench_ctx *ctx,
+			const struct plan_costs *costs, struct plan *plan)
 {
+	struct plan_reclaim *p = &plan->rc;
 	struct rc_config c = {0};
 	bool invlpgb = bench_invlpgb_planned(&ctx->invlpgb);
 
+	(void)costs; /* the pilot measures what a page costs */
 	size_up(&c, &ctx->size, cpumask_count(&cpus_online) - 1);
 	p->cold_pages = c.cold_pages;
 	p->hot_pages = c.hot_pages;
 	p->workers = c.workers;
 	p->duration_ms = params->duration_ms;
+	/* 0 means "size it from free RAM", which is not a user's size. */
+	p->cold_set = bench_given(params, "reclaim_mb") && params->reclaim_mb;
+	p->hot_set = bench_given(params, "hot_mb") && params->hot_mb;
 	p->per_page_passes = p->nbatches = p->nruns = 0;
 	/*
 	 * Each strategy's writer pass, beside its reader pass. The negative
@@ -97,10 +106,10 @@ void reclaim_plan_shape(const struct bench_params *params,
 	 * pages, is left out: a few per cent of one strategy's reader pass.
 	 */
 	p->writer_pages = params->writers ? RC_WRITER_PAGES : 0;
-	for (size_t i = 0; i < NRUNS; i++) {
-		const struct rc_run *r = &runs[i];
+	for (size_t i = 0; i < NKINDS; i++) {
+		const struct rc_kind *r = &kinds[i];
 
-		if (!invlpgb && !uses_ipis(r))
+		if (!invlpgb && !rc_uses_ipis(r))
 			continue;
 		if (p->nruns < PLAN_LIST_MAX) {
 			p->run_names[p->nruns] = r->name;
@@ -114,13 +123,13 @@ void reclaim_plan_shape(const struct bench_params *params,
 }
 
 /* One pilot pass: cycles per page, the workers' windows left out. */
-static uint64_t pilot_pass(struct rc_config *c, enum rc_strategy s,
-			   unsigned batch, uint64_t *samples)
+static uint64_t pilot_pass(const struct rc_config *c,
+			   const struct rc_kind *kind, uint64_t *samples)
 {
-	struct rc_run r = {.s = s, .batch = batch, .name = "pilot"};
+	struct rc_run r = {.kind = kind};
 	uint64_t t0 = rdtsc_ordered(), t, windows;
 
-	if (!rc_run_strategy(c, &r, samples))
+	if (!rc_run_strategy(&state, &r, NULL, samples))
 		return 0;
 	t = rdtsc_ordered() - t0;
 	windows = us_to_cycles(c->base_us + c->base_us / 4);
@@ -134,9 +143,12 @@ static uint64_t pilot_pass(struct rc_config *c, enum rc_strategy s,
  * workers and the flushes share the CPUs, above all under TCG), so it is
  * measured rather than derived.
  */
-void reclaim_pilot(const struct bench_params *params, struct bench_ctx *ctx,
-		   struct plan_reclaim *p)
+void reclaim_plan_pilot(const struct bench_params *params,
+			struct bench_ctx *ctx, struct plan *plan)
 {
+	struct plan_reclaim *p = &plan->rc;
+	static const struct rc_kind per_page = {RC_PER_PAGE, 1, "pilot"},
+				    batched = {RC_BATCH, PMD_PAGES, "pilot"};
 	struct rc_config c = {.writers = params->writers,
 			      .base_us = PILOT_BASE_US,
 			      .seed = params->seed,
@@ -150,156 +162,35 @@ void reclaim_pilot(const struct bench_params *params, struct bench_ctx *ctx,
 	c.cold_pages = PMD_PAGES;
 	c.hot_pages = c.hot_pages < PMD_PAGES ? c.hot_pages : PMD_PAGES;
 	s = bench_alloc(c.cold_pages);
+	if (!s)
+		return;
 	t0 = rdtsc_ordered();
-	if (!s || !rc_prepare(&c)) {
-		rc_release(&c); /* whatever part of it was set up */
+	if (!rc_prepare(&state, &c)) {
+		rc_release(&state); /* whatever part of it was set up */
 		bench_free(s, c.cold_pages);
 		return;
 	}
 	p->pilot_setup = (rdtsc_ordered() - t0) /
 			 (c.cold_pages + c.hot_pages * c.workers);
-	p->pilot_page = pilot_pass(&c, RC_PER_PAGE, 1, s);
-	p->pilot_batch = pilot_pass(&c, RC_BATCH, PMD_PAGES, s);
-	rc_release(&c);
+	p->pilot_page = pilot_pass(&c, &per_page, s);
+	p->pilot_batch = pilot_pass(&c, &batched, s);
+	rc_release(&state);
 	bench_free(s, c.cold_pages);
 }
 
-static void emit(struct bench_ctx *ctx, struct rc_run *r, uint64_t *samples,
-		 uint64_t n)
+static bool pass(const struct rc_config *c, struct rc_progress *pg,
+		 struct rc_run *r, uint64_t *s)
 {
-	/* the time spent printing ticks and progress left out */
-	uint64_t ns = tsc_to_ns(r->count.cycles - r->count.ticks);
-	/* the CPUs still in the run (smp.h: one can be taken out) */
-	uint64_t others = cpumask_count(&cpus_online) - 1;
-	struct result_field f[] = {
-		{"batch", r->batch, false},
-		{"ipis_sent", r->count.icr, false},
-		{"irqs_received", r->count.irqs, false},
-		{"flushes", r->count.flushes, false},
-		{"lost_writes", r->count.lost, false},
-		{"worker_loss_pct", (uint64_t)r->loss_pct, true},
-		{"worker_loss_min_pct", (uint64_t)r->loss_min, true},
-		{"worker_loss_median_pct", (uint64_t)r->loss_median, true},
-		{"reclaim_pages_per_s",
-		 ns ? r->count.pages * 1000000000ull / ns : 0, false},
-		{"workers", others, false},
-		{"passes", r->passes, false}, /* the control's only */
-	};
-	struct result res = {.bench = "reclaim",
-			     .strategy = r->name,
-			     .pages = r->count.pages,
-			     .targets = others,
-			     .samples = samples,
-			     .n = n,
-			     .fields = f,
-			     .nfields = sizeof(f) / sizeof(f[0]) -
-					(r->s != RC_WRITEBACK_FIRST),
-			     .emulated = r->emulated};
-
-	result_emit(&ctx->records, &res);
-	bench_printf("  %-22s %5u %8llu %8llu %6lld%% %10llu %6llu\n", r->name,
-		     r->batch, (unsigned long long)r->count.icr,
-		     (unsigned long long)r->count.irqs, (long long)r->loss_pct,
-		     (unsigned long long)f[8].value,
-		     (unsigned long long)r->count.lost);
-}
-
-/* Exact counts: one IPI per other CPU per flush, one interrupt each. */
-static void check_counts(const struct rc_run *r)
-{
-	uint64_t others = cpumask_count(&cpus_online) - 1;
-	uint64_t unit = r->batch ? r->batch : 1;
-	uint64_t flushes = (r->count.pages + unit - 1) / unit;
-	char name[96];
-
-	ksnprintf(name, sizeof(name), "reclaim: %s %u: exact counts", r->name,
-		  r->batch);
-	if (r->emulated) /* the software model sends IPIs of its own */
-		return;
-	report_check(r->count.flushes == flushes &&
-			     r->count.icr ==
-				     (uses_ipis(r) ? flushes * others : 0) &&
-			     r->count.irqs == r->count.icr,
-		     name, "%llu flushes, %llu IPIs, %llu interrupts",
-		     (unsigned long long)r->count.flushes,
-		     (unsigned long long)r->count.icr,
-		     (unsigned long long)r->count.irqs);
-}
-
-/* A lost write always fails; none proves the flush as the control decides. */
-static void check_lost(const struct rc_run *r, bool writers,
-		       const struct report_control *ctl)
-{
-	char name[96];
-
-	ksnprintf(name, sizeof(name), "reclaim: %s %u: no lost writes", r->name,
-		  r->batch);
-	if (writers)
-		report_gated(ctl, r->count.lost, "lost writes", NULL, "%s",
-			     name);
-	else
-		report_skip(name, "writers=off: nothing was written");
-}
-
-/* Interrupts per GiB paged out; 0 if r paged nothing out (it failed). */
-static uint64_t irqs_per_gib(const struct rc_run *r)
-{
-	return r->count.pages
-		       ? r->count.irqs * GIB / (r->count.pages * PAGE_SIZE)
-		       : 0;
-}
-
-/* The seed's claim: one flush per PMD sends 512x fewer IPIs. */
-static void check_ratio(const bool *ran)
-{
-	const struct rc_run *pp = &runs[0], *b31 = &runs[3], *b512 = &runs[4];
-
-	if (!ran[0] || !ran[4])
-		return;
-	report_check(pp->count.icr == 512 * b512->count.icr,
-		     "reclaim: per-page sends 512x the IPIs of batch 512",
-		     "%llu vs %llu", (unsigned long long)pp->count.icr,
-		     (unsigned long long)b512->count.icr);
-	report_info("reclaim: interrupts per GiB paged out: per-page %llu, "
-		    "batch 31 %llu, batch 512 %llu",
-		    (unsigned long long)irqs_per_gib(pp),
-		    (unsigned long long)(ran[3] ? irqs_per_gib(b31) : 0),
-		    (unsigned long long)irqs_per_gib(b512));
-}
-
-/* An INVLPGB encoding the encoder refused: nothing would be flushed. */
-static void report_refused(const struct rc_run *r)
-{
-	char name[96];
-
-	if (!r->count.refused)
-		return;
-	ksnprintf(name, sizeof(name), "reclaim: %s %u: INVLPGB encoding",
-		  r->name, r->batch);
-	report_fail(name,
-		    "the encoder refused %llu of %llu flushes: %s; each "
-		    "flushed every CPU by IPIs instead",
-		    (unsigned long long)r->count.refused,
-		    (unsigned long long)r->count.flushes,
-		    invlpgb_strerror(r->refused_err));
-}
-
-static bool pass(struct rc_config *c, struct rc_run *r, uint64_t *s)
-{
-	c->index++;
-	if (!rc_run_strategy(c, r, s)) {
+	pg->index++;
+	if (!rc_run_strategy(&state, r, pg, s)) {
 		report_fail("reclaim: setup", "out of memory for the cold "
 					      "region");
 		return false;
 	}
-	c->done += rc_pass_pages(c, r);
+	pg->done += rc_pass_pages(c, r);
 	return true;
 }
 
-/*
- * With writers=on, first a writer pass for the lost writes; then the
- * reader pass that everything else in the record comes from.
- */
 /*
  * A CPU missed a wait or answered late during run r (smp.h): its passes
  * hold that wait, and the workers are set for the whole experiment.
@@ -312,13 +203,18 @@ static bool responders_faulted(const struct rc_run *r, uint32_t faults)
 		    "%s %u: a cpu did not answer in time (above): this run "
 		    "is discarded, not reported, and reclaim stops here (its "
 		    "workers are set for the whole experiment)",
-		    r->name, r->batch);
+		    r->kind->name, r->kind->batch);
 	return true;
 }
 
-static bool run_one(struct rc_config *c, struct rc_run *r, uint64_t *s)
+/*
+ * With writers=on, first a writer pass for the lost writes; then the
+ * reader pass that everything else in the record comes from.
+ */
+static bool run_one(const struct rc_config *c, struct rc_progress *pg,
+		    struct rc_run *r, uint64_t *s)
 {
-	bool invlpgb = !uses_ipis(r);
+	bool invlpgb = !rc_uses_ipis(r->kind);
 	uint64_t lost = 0;
 	uint32_t faults = xcall_faults();
 
@@ -327,16 +223,16 @@ static bool run_one(struct rc_config *c, struct rc_run *r, uint64_t *s)
 	r->emulated = invlpgb && c->invlpgb_emulated;
 	if (c->writers) {
 		r->writers = true;
-		if (!pass(c, r, s) || responders_faulted(r, faults))
+		if (!pass(c, pg, r, s) || responders_faulted(r, faults))
 			return false;
 		lost = r->count.lost;
 	}
 	r->writers = false;
-	if (!pass(c, r, s) || responders_faulted(r, faults))
+	if (!pass(c, pg, r, s) || responders_faulted(r, faults))
 		return false;
 	r->count.lost = lost;
-	report_refused(r);
-	emit(c->ctx, r, s, r->count.flushes);
+	rc_report_refused(r);
+	rc_emit(c->ctx, r, s, r->count.flushes);
 	return true;
 }
 
@@ -347,9 +243,10 @@ static bool run_one(struct rc_config *c, struct rc_run *r, uint64_t *s)
  * flushes once per RC_WRITER_PAGES, s has room for a flush per page of
  * the cold region, 512 or more).
  */
-static void negative_control(struct rc_config *c, uint64_t *s,
-			     struct report_control *ctl)
+static void negative_control(const struct rc_config *c, struct rc_progress *pg,
+			     uint64_t *s, struct report_control *ctl)
 {
+	struct rc_run control = {.kind = &control_kind, .writers = true};
 	uint32_t faults = xcall_faults();
 	struct rc_counts sum = {0};
 	unsigned n = 0;
@@ -357,10 +254,9 @@ static void negative_control(struct rc_config *c, uint64_t *s,
 	report_control_init(ctl, "reclaim: negative control");
 	if (!c->writers)
 		return;
-	control.accumulate = false;
 	while (n < RC_CONTROL_PASSES &&
 	       (!n || control.lost_workers < control.writing_workers)) {
-		if (!pass(c, &control, s + sum.flushes) ||
+		if (!pass(c, pg, &control, s + sum.flushes) ||
 		    responders_faulted(&control, faults))
 			return;
 		rc_counts_add(&sum, &control.count);
@@ -369,36 +265,34 @@ static void negative_control(struct rc_config *c, uint64_t *s,
 	}
 	control.count = sum;
 	control.passes = n;
-	emit(c->ctx, &control, s, sum.flushes);
-	if (control.count.lost &&
-	    control.lost_workers == control.writing_workers)
-		report_control_shown(ctl,
-				     "writing back before the flush lost %llu "
-				     "writes, of each of the %u workers (%u of "
-				     "at most %u passes)",
-				     (unsigned long long)control.count.lost,
-				     control.lost_workers, n,
-				     RC_CONTROL_PASSES);
-	else if (control.count.lost)
-		report_control_missed(ctl,
-				      "writing back before the flush lost %llu "
-				      "writes, but of only %u of the %u "
-				      "workers in %u passes",
-				      (unsigned long long)control.count.lost,
-				      control.lost_workers,
-				      control.writing_workers, n);
-	else
-		report_control_missed(ctl,
-				      "writing back before the flush lost no "
-				      "write in %u passes: this machine shows "
-				      "no stale translation here",
-				      n);
+	rc_emit(c->ctx, &control, s, sum.flushes);
+	rc_control_verdict(&control, RC_CONTROL_PASSES, ctl);
+}
+
+/* The passes the experiment will make, and their pages, for progress. */
+static void count_passes(const struct rc_config *c, struct rc_progress *pg)
+{
+	struct rc_run control = {.kind = &control_kind, .writers = true};
+
+	/* The negative control, at most RC_CONTROL_PASSES passes */
+	pg->count = c->writers ? RC_CONTROL_PASSES : 0;
+	pg->total = pg->count * rc_pass_pages(c, &control);
+	for (size_t i = 0; i < NKINDS; i++) {
+		struct rc_run w = {.kind = &kinds[i], .writers = true};
+
+		if (!rc_uses_ipis(&kinds[i]) && !c->invlpgb_max_pages)
+			continue;
+		pg->count += c->writers ? 2 : 1; /* writer, reader */
+		pg->total +=
+			c->cold_pages + (c->writers ? rc_pass_pages(c, &w) : 0);
+	}
 }
 
 void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 {
-	static struct rc_config c;
-	bool ran[NRUNS] = {false};
+	struct rc_config c;
+	struct rc_run runs[NKINDS];
+	struct rc_progress pg = {0};
 	struct report_control ctl;
 	uint32_t faults = xcall_faults();
 	uint64_t *s;
@@ -419,22 +313,9 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 			    (unsigned long long)ctx->size.reclaim_mb);
 	c.invlpgb_max_pages =
 		bench_invlpgb(&ctx->invlpgb, "reclaim", &c.invlpgb_emulated);
-	c.progress = true;
-	control.writers = true;
-	/* The negative control, at most RC_CONTROL_PASSES passes */
-	c.count = c.writers ? RC_CONTROL_PASSES : 0;
-	c.total = c.count * rc_pass_pages(&c, &control);
-	for (size_t i = 0; i < NRUNS; i++) {
-		struct rc_run w = {.writers = true, .batch = runs[i].batch};
-
-		if (!uses_ipis(&runs[i]) && !c.invlpgb_max_pages)
-			continue;
-		c.count += c.writers ? 2 : 1; /* writer, reader */
-		c.total +=
-			c.cold_pages + (c.writers ? rc_pass_pages(&c, &w) : 0);
-	}
+	count_passes(&c, &pg);
 	s = bench_alloc(c.cold_pages);
-	if (!s || !c.cold_pages || !rc_prepare(&c)) {
+	if (!s || !c.cold_pages || !rc_prepare(&state, &c)) {
 		report_fail("reclaim: setup", "out of memory");
 		bench_free(s, c.cold_pages);
 		return;
@@ -445,22 +326,24 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 		"   pages/s   lost\n",
 		(unsigned long long)(c.cold_pages * PAGE_SIZE >> 20),
 		(unsigned long long)(c.hot_pages * PAGE_SIZE >> 20), c.workers);
-	for (size_t i = 0; i < NRUNS; i++) {
+	for (size_t i = 0; i < NKINDS; i++)
+		runs[i] = (struct rc_run){.kind = &kinds[i]};
+	for (size_t i = 0; i < NKINDS; i++) {
 		if (xcall_faults() != faults)
 			break; /* responders_faulted() said why */
-		ran[i] = run_one(&c, &runs[i], s);
-		if (ran[i])
-			check_counts(&runs[i]);
+		runs[i].ran = run_one(&c, &pg, &runs[i], s);
+		if (runs[i].ran)
+			rc_check_counts(&runs[i]);
 	}
-	check_ratio(ran);
+	rc_check_ratio(runs, NKINDS);
 	/* First the control: whether a lost write can be seen at all. */
 	if (xcall_faults() == faults)
-		negative_control(&c, s, &ctl);
+		negative_control(&c, &pg, s, &ctl);
 	else
 		report_control_init(&ctl, "reclaim: negative control");
-	for (size_t i = 0; i < NRUNS; i++)
-		if (ran[i])
-			check_lost(&runs[i], c.writers, &ctl);
-	rc_release(&c);
+	for (size_t i = 0; i < NKINDS; i++)
+		if (runs[i].ran)
+			rc_check_lost(&runs[i], c.writers, &ctl);
+	rc_release(&state);
 	bench_free(s, c.cold_pages);
 }

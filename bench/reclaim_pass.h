@@ -36,10 +36,23 @@ enum rc_strategy {
 	RC_WRITEBACK_FIRST,	/* negative control: write back, then flush */
 };
 
-struct rc_run {
+/* One strategy as the experiment runs it: a row of a const table. */
+struct rc_kind {
 	enum rc_strategy s;
-	unsigned batch;
+	unsigned batch; /* pages per flush unit (1: a flush per page) */
 	const char *name;
+};
+
+/* Whether kind's flushes are IPI rounds (not INVLPGB). */
+static inline bool rc_uses_ipis(const struct rc_kind *kind)
+{
+	return kind->s != RC_INVLPGB_PAGE && kind->s != RC_INVLPGB_BATCH &&
+	       kind->s != RC_INVLPGB_BATCH_PAGES;
+}
+
+/* One run of a kind, and what it found. */
+struct rc_run {
+	const struct rc_kind *kind;
 	bool emulated;
 	/*
 	 * A writer pass: the workers also write their cold pages (for the
@@ -50,6 +63,7 @@ struct rc_run {
 	 * faults.
 	 */
 	bool writers;
+	bool ran;		/* it ran to its record */
 	struct rc_counts count; /* this pass's */
 	/* Workers that lost a write, of those that wrote in this pass. */
 	unsigned lost_workers, writing_workers;
@@ -76,12 +90,14 @@ struct rc_config {
 	/* invlpgb=...,bug=: only stride is reclaim's (the others shootdown's) */
 	enum param_invlpgb_bug bug;
 	struct bench_ctx *ctx; /* progress and ticks */
-	/*
-	 * Progress lines and tick records while paging out (not in the
-	 * pilot): pages done in earlier strategies, pages of all of them,
-	 * and which strategy of how many this is.
-	 */
-	bool progress;
+};
+
+/*
+ * Progress lines and tick records while paging out (not in the pilot):
+ * pages done in earlier passes, pages of all of them, and which pass of
+ * how many this is.
+ */
+struct rc_progress {
 	uint64_t done, total;
 	unsigned index, count;
 };
@@ -96,17 +112,24 @@ struct rc_config {
  */
 #define RC_WRITER_PAGES 64
 
-/* Buffers and the workers' hot regions, once; then the runs; then free. */
-bool rc_prepare(const struct rc_config *cfg);
-void rc_release(const struct rc_config *cfg);
+/* What a pass shares with its workers (bench/reclaim_state.h). */
+struct rc_state;
+
+/*
+ * Buffers and the workers' hot regions in st, for cfg (copied), once;
+ * then the runs; then free.
+ */
+bool rc_prepare(struct rc_state *st, const struct rc_config *cfg);
+void rc_release(struct rc_state *st);
 
 /*
  * Maps the cold region, starts the workers, measures their throughput,
- * pages the whole region out with run->s while they run (one sample per
- * flush unit into samples), stops them and counts lost writes.
+ * pages the region out with run->kind while they run (one sample per
+ * flush unit into samples), stops them and counts lost writes. With
+ * progress (NULL in the pilot), prints progress lines and tick records.
  */
-bool rc_run_strategy(const struct rc_config *cfg, struct rc_run *run,
-		     uint64_t *samples);
+bool rc_run_strategy(struct rc_state *st, struct rc_run *run,
+		     const struct rc_progress *progress, uint64_t *samples);
 /* Cold pages a pass of run maps and pages out. */
 uint64_t rc_pass_pages(const struct rc_config *cfg, const struct rc_run *run);
 

@@ -13,19 +13,15 @@
 #include "kernel/x86.h"
 #include "smp/smp.h"
 
-void primitives_run(const struct bench_params *p, struct bench_ctx *ctx);
-void shootdown_run(const struct bench_params *p, struct bench_ctx *ctx);
-void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx);
-void flushloop_run(const struct bench_params *p, struct bench_ctx *ctx);
-
 const struct experiment experiments[] = {
-	{"primitives", "cost of each building block", primitives_run},
+	{"primitives", "cost of each building block", primitives_run,
+	 primitives_plan_shape, NULL},
 	{"shootdown", "IPI shootdown vs INVLPGB, swept over pages and cpus",
-	 shootdown_run},
+	 shootdown_run, shootdown_plan_shape, shootdown_plan_pilot},
 	{"reclaim", "paging out with per-page vs PMD-batched flushes",
-	 reclaim_run},
+	 reclaim_run, reclaim_plan_shape, reclaim_plan_pilot},
 	{"flushloop", "unmap + flush + remap loops on 1, 2, 4, ... cpus",
-	 flushloop_run},
+	 flushloop_run, flushloop_plan, NULL},
 };
 const size_t nr_experiments = sizeof(experiments) / sizeof(experiments[0]);
 /*
