@@ -50,64 +50,58 @@ void flush_nothing(void *unused)
 }
 
 /*
- * delay_handler=: the responders' flush, then a busy-wait, then (in the
- * cross-call code) the acknowledgement the initiator waits for. Set by
- * flush_run() before it sends the IPIs, which order the stores before
- * the handlers run.
- */
-static xcall_fn delayed_fn;
-static uint64_t responder_delay;
-
-static void flush_delayed(void *arg)
-{
-	uint64_t t0;
-
-	delayed_fn(arg);
-	t0 = rdtsc();
-	while (rdtsc() - t0 < responder_delay)
-		cpu_relax();
-}
-
-/*
  * selftest=nmi: the next IPI round's first responder to finish sends the
  * initiator an NMI, and acknowledges only once it was taken, so that it
  * lands inside the timed flush. An NMI is delivered whatever RFLAGS.IF
- * (the initiator waits with interrupts off).
+ * (the initiator waits with interrupts off). Only the initiator reads it.
  */
-static volatile bool nmi_armed, nmi_sent;
-static unsigned nmi_target;
-static xcall_fn nmi_fn;
+static bool nmi_armed;
 
 void flush_inject_nmi(bool on)
 {
 	nmi_armed = on;
 }
 
-static void flush_then_nmi(void *arg)
+/*
+ * A round whose responders do more than the plan's flush: the busy-wait
+ * of delay_handler=, then (in the cross-call code) the acknowledgement
+ * the initiator waits for; or selftest=nmi's NMI. The responders'
+ * argument: it lives on the initiator's stack for the round.
+ */
+struct wrapped_round {
+	xcall_fn fn; /* the plan's remote function */
+	void *arg;   /* its argument in this round */
+	uint64_t delay;
+	bool nmi;
+	unsigned nmi_target;
+	volatile bool nmi_sent;
+};
+
+static void send_nmi_once(struct wrapped_round *w)
 {
 	uint64_t before, t0;
 
-	nmi_fn(arg);
-	if (__atomic_exchange_n(&nmi_sent, true, __ATOMIC_ACQ_REL))
+	if (__atomic_exchange_n(&w->nmi_sent, true, __ATOMIC_ACQ_REL))
 		return;
-	before = nmis_taken(nmi_target);
-	apic_send(cpu_apic_id[nmi_target], ICR_NMI);
+	before = nmis_taken(w->nmi_target);
+	apic_send(cpu_apic_id[w->nmi_target], ICR_NMI);
 	t0 = rdtsc();
-	while (nmis_taken(nmi_target) == before &&
+	while (nmis_taken(w->nmi_target) == before &&
 	       rdtsc() - t0 < us_to_cycles(NMI_TAKEN_US))
 		cpu_relax();
 }
 
-/* The responders' function of this round, the NMI's if one is due. */
-static xcall_fn with_nmi(xcall_fn remote)
+static void flush_wrapped(void *round)
 {
-	if (!nmi_armed)
-		return remote;
-	nmi_armed = false;
-	nmi_fn = remote;
-	nmi_target = this_cpu();
-	nmi_sent = false;
-	return flush_then_nmi;
+	struct wrapped_round *w = round;
+	uint64_t t0;
+
+	w->fn(w->arg);
+	t0 = rdtsc();
+	while (rdtsc() - t0 < w->delay)
+		cpu_relax();
+	if (w->nmi)
+		send_nmi_once(w);
 }
 
 /* A PCID other than the one this CPU runs in (CR3[11:0]). */
@@ -223,20 +217,39 @@ int flush_prepare(struct flush_plan *p, const struct flush_req *req,
 }
 
 /*
+ * The targets run remote(remote_arg), this CPU the plan's self(arg)
+ * meanwhile; then every target must answer.
+ */
+static bool post_and_wait(const struct flush_plan *p, xcall_fn remote,
+			  void *remote_arg, void *arg)
+{
+	if (p->req.concurrent) {
+		p->self(arg);
+		return on_cpumask_shared(p->req.targets, remote, remote_arg);
+	}
+	on_cpumask_async(p->req.targets, remote, remote_arg, p->req.mode);
+	p->self(arg);
+	return xcall_wait(p->req.targets, FLUSH_WAIT_US);
+}
+
+/*
  * One IPI round: the plan's remote function on the targets, its self
  * function here meanwhile, then every acknowledgement.
  */
 static bool ipi_round(const struct flush_plan *p, void *arg)
 {
-	xcall_fn remote = with_nmi(p->delayed ? flush_delayed : p->remote);
+	struct wrapped_round w = {.fn = p->remote, .arg = arg};
 
-	if (p->req.concurrent) {
-		p->self(arg);
-		return on_cpumask_shared(p->req.targets, remote, arg);
+	if (!p->delayed && !nmi_armed)
+		return post_and_wait(p, p->remote, arg, arg);
+	if (p->delayed)
+		w.delay = p->req.delay_cycles;
+	if (nmi_armed) {
+		nmi_armed = false;
+		w.nmi = true;
+		w.nmi_target = this_cpu();
 	}
-	on_cpumask_async(p->req.targets, remote, arg, p->req.mode);
-	p->self(arg);
-	return xcall_wait(p->req.targets, FLUSH_WAIT_US);
+	return post_and_wait(p, flush_wrapped, &w, arg);
 }
 
 static bool run_invlpgb(const struct flush_plan *p)
@@ -261,10 +274,6 @@ bool flush_run(struct flush_plan *p)
 
 	if (p->how == FLUSH_INVLPGB || p->how == FLUSH_INVLPGB_ALL)
 		return run_invlpgb(p);
-	if (p->delayed) {
-		delayed_fn = p->remote;
-		responder_delay = p->req.delay_cycles;
-	}
 	if (p->how != FLUSH_IPI_PAGE)
 		return ipi_round(p, &p->range);
 	for (uint64_t i = 0; i < p->range.pages; i++)

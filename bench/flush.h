@@ -92,8 +92,8 @@ struct flush_req {
 	/*
 	 * delay_handler= (a test aid): the responders busy-wait this many
 	 * TSC cycles after their flush, before they acknowledge; 0: none.
-	 * One flush at a time may ask for it (the handlers read it from a
-	 * variable flush_run() sets), so not with `concurrent`.
+	 * Ignored with `concurrent`: a test aid for one initiator's
+	 * timings (shootdown's), not for flushloop's many.
 	 */
 	uint64_t delay_cycles;
 };

@@ -324,39 +324,49 @@ static void nothing(void *arg)
 	(void)arg;
 }
 
-/* The line both sides spin on; the responder echoes every value. */
-static struct {
+/*
+ * What both sides spin on: the initiator writes ping, the responder
+ * echoes it in pong, a cache line further. It is the responder's
+ * cross-call argument, with the rounds to answer.
+ */
+struct pingpong {
 	volatile uint64_t ping;
-	uint64_t pad[7];
+	uint64_t rounds;
+	uint64_t pad[6];
 	volatile uint64_t pong;
-} __attribute__((aligned(CACHELINE))) line;
+} __attribute__((aligned(CACHELINE)));
 
 /* Gives up after PINGPONG_TIMEOUT_US without a new round, not in total. */
 static void pingpong_responder(void *arg)
 {
-	uint64_t rounds = (uint64_t)(uintptr_t)arg, start = rdtsc();
+	struct pingpong *line = arg;
+	uint64_t rounds = line->rounds, start = rdtsc();
 	uint64_t limit = us_to_cycles(PINGPONG_TIMEOUT_US);
 
 	for (uint64_t k = 1; k <= rounds; k++) {
-		while (line.ping != k) {
+		while (line->ping != k) {
 			if (rdtsc() - start > limit)
 				return;
 			cpu_relax();
 		}
-		line.pong = k;
+		line->pong = k;
 		start = rdtsc();
 	}
 }
 
 static bool time_pingpong(unsigned cpu, uint64_t *s, unsigned n)
 {
+	/*
+	 * Static: a responder that gave up waiting may still read it after
+	 * this returns without its acknowledgement.
+	 */
+	static struct pingpong line;
 	struct cpumask one;
 
-	line.ping = line.pong = 0;
+	line = (struct pingpong){.rounds = n};
 	cpumask_zero(&one);
 	cpumask_set(cpu, &one);
-	on_cpumask_async(&one, pingpong_responder, (void *)(uintptr_t)n,
-			 IPI_EACH);
+	on_cpumask_async(&one, pingpong_responder, &line, IPI_EACH);
 	for (unsigned k = 1; k <= n; k++) {
 		uint64_t t0 = rdtsc_ordered();
 

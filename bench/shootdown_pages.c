@@ -17,51 +17,52 @@
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
-struct sd_pages sd_pages;
-
 static inline volatile uint64_t *page_va(unsigned i)
 {
 	return (volatile uint64_t *)(SD_BASE + (uint64_t)i * PAGE_SIZE);
 }
 
-bool sd_setup(void)
+struct sd_pages *sd_setup(void)
 {
-	if (sd_pages.ready)
-		return true;
+	/* 29 KiB, and mapped for the whole boot: not on a stack. */
+	static struct sd_pages pages;
+	struct sd_pages *pg = &pages;
+
+	if (pg->ready)
+		return pg;
 	for (int s = 0; s < 2; s++) {
 		for (unsigned i = 0; i < SD_MAX_PAGES; i++) {
 			uint64_t pa = frame_alloc(0);
 
 			if (!pa)
-				return false;
+				return NULL;
 			*(volatile uint64_t *)phys_to_virt(pa) = pa;
-			sd_pages.frames[s][i] = pa;
+			pg->frames[s][i] = pa;
 		}
 	}
-	sd_pages.pte_flags = PTE_P | PTE_W | pte_nx();
+	pg->pte_flags = PTE_P | PTE_W | pte_nx();
 	for (unsigned i = 0; i < SD_MAX_PAGES; i++) {
-		if (vm_map((uint64_t)page_va(i), sd_pages.frames[0][i], PT_4K,
-			   sd_pages.pte_flags, NULL) != PT_OK)
-			return false;
-		sd_pages.pte[i] = vm_pte_slot((uint64_t)page_va(i));
-		if (!sd_pages.pte[i])
-			return false;
+		if (vm_map((uint64_t)page_va(i), pg->frames[0][i], PT_4K,
+			   pg->pte_flags, NULL) != PT_OK)
+			return NULL;
+		pg->pte[i] = vm_pte_slot((uint64_t)page_va(i));
+		if (!pg->pte[i])
+			return NULL;
 	}
-	sd_pages.ready = true;
-	return true;
+	pg->ready = true;
+	return pg;
 }
 
 /*
  * Points each of the first k pages at its other frame with one PTE store
  * each, as the OS's set_pte would; never flushes.
  */
-void sd_flip(unsigned k)
+void sd_flip(struct sd_pages *pg, unsigned k)
 {
 	for (unsigned i = 0; i < k; i++) {
-		sd_pages.side[i] ^= 1;
-		__atomic_store_n(sd_pages.pte[i],
-				 sd_pages.frames[sd_pages.side[i]][i] |
-					 sd_pages.pte_flags,
+		pg->side[i] ^= 1;
+		__atomic_store_n(pg->pte[i],
+				 pg->frames[pg->side[i]][i] | pg->pte_flags,
 				 __ATOMIC_RELAXED);
 	}
 }
@@ -71,39 +72,40 @@ void sd_flip(unsigned k)
  * between samples, when no CPU holds an entry of them (each sample ends by
  * dropping every entry), so no flush is owed for the change.
  */
-void sd_set_global(bool global)
+void sd_set_global(struct sd_pages *pg, bool global)
 {
-	uint64_t flags = (sd_pages.pte_flags & ~PTE_G) | (global ? PTE_G : 0);
+	uint64_t flags = (pg->pte_flags & ~PTE_G) | (global ? PTE_G : 0);
 
-	if (flags == sd_pages.pte_flags)
+	if (flags == pg->pte_flags)
 		return;
-	sd_pages.pte_flags = flags;
+	pg->pte_flags = flags;
 	for (unsigned i = 0; i < SD_MAX_PAGES; i++)
-		__atomic_store_n(sd_pages.pte[i],
-				 sd_pages.frames[sd_pages.side[i]][i] | flags,
+		__atomic_store_n(pg->pte[i], pg->frames[pg->side[i]][i] | flags,
 				 __ATOMIC_RELAXED);
 }
 
 /* --- responder functions, run in the cross-call handler ------------- */
 
-void sd_touch(void *arg)
+void sd_touch(void *reads)
 {
-	unsigned k = (unsigned)(uintptr_t)arg;
+	const struct sd_reads *r = reads;
 
-	for (unsigned i = 0; i < k; i++)
+	for (unsigned i = 0; i < r->k; i++)
 		(void)*page_va(i);
 }
 
 /* Counts reads that did not see the current side's frame. */
-void sd_verify(void *arg)
+void sd_verify(void *reads)
 {
-	unsigned k = (unsigned)(uintptr_t)arg, cpu = this_cpu();
+	const struct sd_reads *r = reads;
+	struct sd_pages *pg = r->pages;
+	unsigned cpu = this_cpu();
 
-	for (unsigned i = 0; i < k; i++) {
-		if (*page_va(i) != sd_pages.frames[sd_pages.side[i]][i]) {
-			if (!sd_pages.stale[cpu])
-				sd_pages.stale_va[cpu] = (uint64_t)page_va(i);
-			sd_pages.stale[cpu]++;
+	for (unsigned i = 0; i < r->k; i++) {
+		if (*page_va(i) != pg->frames[pg->side[i]][i]) {
+			if (!pg->stale[cpu])
+				pg->stale_va[cpu] = (uint64_t)page_va(i);
+			pg->stale[cpu]++;
 		}
 	}
 }

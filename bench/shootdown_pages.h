@@ -23,16 +23,25 @@ struct sd_pages {
 	volatile uint64_t stale_va[MAX_CPUS]; /* the first one's address */
 };
 
-extern struct sd_pages sd_pages;
-
-/* Maps SD_MAX_PAGES pages to frame set 0 (once). */
-bool sd_setup(void);
-void sd_flip(unsigned k);
+/*
+ * Maps SD_MAX_PAGES pages to frame set 0, once a boot (the budget's pilot
+ * and the sweep share them); NULL if memory is out. The pages live in
+ * static storage, but no CPU reaches them other than through this
+ * pointer (the responders: through their cross-call argument).
+ */
+struct sd_pages *sd_setup(void);
+void sd_flip(struct sd_pages *pg, unsigned k);
 /* Every page global (PTE.G) or not; only while no CPU caches them. */
-void sd_set_global(bool global);
+void sd_set_global(struct sd_pages *pg, bool global);
 
-/* Cross-call functions; arg is a page count or an address. */
-void sd_touch(void *arg);
-void sd_verify(void *arg);
+/* What the responders read: the first k of the pages. */
+struct sd_reads {
+	struct sd_pages *pages;
+	unsigned k;
+};
+
+/* Cross-call functions; arg is a struct sd_reads. */
+void sd_touch(void *reads);
+void sd_verify(void *reads);
 
 #endif

@@ -69,7 +69,7 @@ unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
 	lib/cmdline.c lib/cmdline_list.c lib/kstring.c
 unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
 	lib/muldiv.c lib/kstring.c
-unit_srcs.plan := bench/plan.c lib/printf.c lib/kstring.c
+unit_srcs.plan := bench/plan.c bench/plan_cost.c lib/printf.c lib/kstring.c
 
 # Portable files no host test can link (lib/string.c would clash with the
 # C library's own memcpy and the rest): built freestanding only.
