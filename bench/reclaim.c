@@ -8,6 +8,7 @@
 #include "bench/bench.h"
 #include "bench/options.h"
 #include "bench/reclaim_pass.h"
+#include "bench/xcpu_fault.h"
 #include "bench/reclaim_report.h"
 #include "bench/reclaim_state.h"
 #include "kernel/cpu.h"
@@ -195,16 +196,15 @@ static bool pass(const struct rc_config *c, struct rc_progress *pg,
  * A CPU missed a wait or answered late during run r (smp.h): its passes
  * hold that wait, and the workers are set for the whole experiment.
  */
-static bool responders_faulted(const struct rc_run *r, uint32_t faults)
+static bool responders_faulted(const struct rc_run *r,
+			       const struct xcpu_unit *u)
 {
-	if (xcall_faults() == faults)
-		return false;
-	report_fail("reclaim: responders",
-		    "%s %u: a cpu did not answer in time (above): this run "
-		    "is discarded, not reported, and reclaim stops here (its "
-		    "workers are set for the whole experiment)",
-		    r->kind->name, r->kind->batch);
-	return true;
+	return xcpu_unit_spoiled(
+		u, "reclaim: responders",
+		"%s %u: a cpu did not answer in time (above): this run is "
+		"discarded, not reported, and reclaim stops here (its workers "
+		"are set for the whole experiment)",
+		r->kind->name, r->kind->batch);
 }
 
 /*
@@ -216,19 +216,20 @@ static bool run_one(const struct rc_config *c, struct rc_progress *pg,
 {
 	bool invlpgb = !rc_uses_ipis(r->kind);
 	uint64_t lost = 0;
-	uint32_t faults = xcall_faults();
+	struct xcpu_unit u;
 
 	if (invlpgb && !c->invlpgb_max_pages)
 		return false;
 	r->emulated = invlpgb && c->invlpgb_emulated;
+	xcpu_unit_begin(&u);
 	if (c->writers) {
 		r->writers = true;
-		if (!pass(c, pg, r, s) || responders_faulted(r, faults))
+		if (!pass(c, pg, r, s) || responders_faulted(r, &u))
 			return false;
 		lost = r->count.lost;
 	}
 	r->writers = false;
-	if (!pass(c, pg, r, s) || responders_faulted(r, faults))
+	if (!pass(c, pg, r, s) || responders_faulted(r, &u))
 		return false;
 	r->count.lost = lost;
 	rc_report_refused(r);
@@ -247,17 +248,18 @@ static void negative_control(const struct rc_config *c, struct rc_progress *pg,
 			     uint64_t *s, struct report_control *ctl)
 {
 	struct rc_run control = {.kind = &control_kind, .writers = true};
-	uint32_t faults = xcall_faults();
 	struct rc_counts sum = {0};
+	struct xcpu_unit u;
 	unsigned n = 0;
 
+	xcpu_unit_begin(&u);
 	report_control_init(ctl, "reclaim: negative control");
 	if (!c->writers)
 		return;
 	while (n < RC_CONTROL_PASSES &&
 	       (!n || control.lost_workers < control.writing_workers)) {
 		if (!pass(c, pg, &control, s + sum.flushes) ||
-		    responders_faulted(&control, faults))
+		    responders_faulted(&control, &u))
 			return;
 		rc_counts_add(&sum, &control.count);
 		control.accumulate = true;
@@ -294,7 +296,7 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 	struct rc_run runs[NKINDS];
 	struct rc_progress pg = {0};
 	struct report_control ctl;
-	uint32_t faults = xcall_faults();
+	struct xcpu_unit whole; /* the experiment: one fault stops it */
 	uint64_t *s;
 
 	if (cpumask_count(&cpus_online) < 2) { /* smp.h: some taken out */
@@ -314,6 +316,7 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 	c.invlpgb_max_pages =
 		bench_invlpgb(&ctx->invlpgb, "reclaim", &c.invlpgb_emulated);
 	count_passes(&c, &pg);
+	xcpu_unit_begin(&whole);
 	s = bench_alloc(c.cold_pages);
 	if (!s || !c.cold_pages || !rc_prepare(&state, &c)) {
 		report_fail("reclaim: setup", "out of memory");
@@ -329,7 +332,7 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 	for (size_t i = 0; i < NKINDS; i++)
 		runs[i] = (struct rc_run){.kind = &kinds[i]};
 	for (size_t i = 0; i < NKINDS; i++) {
-		if (xcall_faults() != faults)
+		if (xcpu_unit_faulted(&whole))
 			break; /* responders_faulted() said why */
 		runs[i].ran = run_one(&c, &pg, &runs[i], s);
 		if (runs[i].ran)
@@ -337,7 +340,7 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 	}
 	rc_check_ratio(runs, NKINDS);
 	/* First the control: whether a lost write can be seen at all. */
-	if (xcall_faults() == faults)
+	if (!xcpu_unit_faulted(&whole))
 		negative_control(&c, &pg, s, &ctl);
 	else
 		report_control_init(&ctl, "reclaim: negative control");
