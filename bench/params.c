@@ -6,20 +6,7 @@
 #include "params.h"
 #include "lib/kstring.h"
 
-#define ITEM_SHOW 24 /* bytes of an item quoted in a note */
 #define WORD_SHOW 40 /* bytes of a word quoted, as lib/cmdline.c does */
-
-struct item {
-	const char *s;
-	size_t n;
-};
-
-static void put_item(struct kbuf *b, const struct item *it)
-{
-	kbuf_puts(b, "'");
-	kbuf_putn(b, it->s, it->n, ITEM_SHOW);
-	kbuf_puts(b, "'");
-}
 
 /* Passes a finished note on; returns 1, one diagnostic. */
 static size_t emit(const struct diag_sink *d, const struct kbuf *b)
@@ -29,15 +16,10 @@ static size_t emit(const struct diag_sink *d, const struct kbuf *b)
 	return 1;
 }
 
-static bool item_is(const struct item *it, const char *word)
-{
-	return kstrlen(word) == it->n && !kstrncmp(it->s, word, it->n);
-}
-
-static int find_word(const char *const *words, const struct item *it)
+static int find_word(const char *const *words, const struct cmdline_item *it)
 {
 	for (int i = 0; words[i]; i++) {
-		if (item_is(it, words[i]))
+		if (cmdline_item_is(it, words[i]))
 			return i;
 	}
 	return -1;
@@ -166,8 +148,8 @@ static void put_expected(struct kbuf *b, const char *prefix,
 	}
 }
 
-static size_t invlpgb_mode(const struct item *it, struct param_invlpgb *r,
-			   const struct diag_sink *d)
+static size_t invlpgb_mode(const struct cmdline_item *it,
+			   struct param_invlpgb *r, const struct diag_sink *d)
 {
 	char msg[PARAM_DIAG_LEN];
 	int i = find_word(invlpgb_modes, it);
@@ -179,7 +161,7 @@ static size_t invlpgb_mode(const struct item *it, struct param_invlpgb *r,
 	}
 	kbuf_init(&b, msg, sizeof(msg));
 	kbuf_puts(&b, "mode ");
-	put_item(&b, it);
+	cmdline_put_item(&b, it);
 	kbuf_puts(&b, ": ");
 	put_expected(&b, "", invlpgb_modes);
 	kbuf_puts(&b, ": using 'auto'");
@@ -187,18 +169,18 @@ static size_t invlpgb_mode(const struct item *it, struct param_invlpgb *r,
 }
 
 /* The options after the mode: only bug=KIND so far. */
-static size_t invlpgb_option(const struct item *it, struct param_invlpgb *r,
-			     const struct diag_sink *d)
+static size_t invlpgb_option(const struct cmdline_item *it,
+			     struct param_invlpgb *r, const struct diag_sink *d)
 {
 	char msg[PARAM_DIAG_LEN];
-	struct item v;
+	struct cmdline_item v;
 	struct kbuf b;
 	int i;
 
 	kbuf_init(&b, msg, sizeof(msg));
 	if (it->n < 4 || kstrncmp(it->s, "bug=", 4)) {
 		kbuf_puts(&b, "item ");
-		put_item(&b, it);
+		cmdline_put_item(&b, it);
 		kbuf_puts(&b, ": ");
 		put_expected(&b, "bug=", invlpgb_bugs);
 		kbuf_puts(&b, ": skipped");
@@ -211,7 +193,7 @@ static size_t invlpgb_option(const struct item *it, struct param_invlpgb *r,
 	if (i >= 0)
 		return 0;
 	kbuf_puts(&b, "bug ");
-	put_item(&b, &v);
+	cmdline_put_item(&b, &v);
 	kbuf_puts(&b, ": ");
 	put_expected(&b, "", invlpgb_bugs);
 	kbuf_puts(&b, ": using 'none'");
@@ -233,32 +215,17 @@ static size_t invlpgb_off_bug(struct param_invlpgb *r,
 	return emit(d, &b);
 }
 
-/* Steps through "a,b,,c": *p becomes NULL after the last item. */
-static bool next_item(const char **p, struct item *it)
-{
-	const char *s = *p;
-
-	if (!s)
-		return false;
-	it->s = s;
-	it->n = 0;
-	while (s[it->n] && s[it->n] != ',')
-		it->n++;
-	*p = s[it->n] ? s + it->n + 1 : NULL;
-	return true;
-}
-
 size_t params_parse_invlpgb(const char *s, struct param_invlpgb *out,
 			    const struct diag_sink *d)
 {
 	struct param_invlpgb r = {PARAM_INVLPGB_AUTO, PARAM_BUG_NONE};
 	const char *p = s;
-	struct item it;
+	struct cmdline_item it;
 	size_t nd = 0;
 
-	if (s && *s && next_item(&p, &it)) {
+	if (s && *s && cmdline_next_item(&p, &it)) {
 		nd += invlpgb_mode(&it, &r, d);
-		while (next_item(&p, &it))
+		while (cmdline_next_item(&p, &it))
 			nd += invlpgb_option(&it, &r, d);
 	}
 	if (r.mode == PARAM_INVLPGB_OFF && r.bug != PARAM_BUG_NONE)
@@ -284,7 +251,7 @@ const char *params_invlpgb_bug_name(enum param_invlpgb_bug bug)
 bool params_parse_delay(const char *s, const char *const *strategies,
 			struct param_delay *out, char *why, size_t whylen)
 {
-	struct item name = {s, 0}, num;
+	struct cmdline_item name = {s, 0}, num;
 	struct kbuf b;
 	uint64_t v;
 	int i;
@@ -303,7 +270,7 @@ bool params_parse_delay(const char *s, const char *const *strategies,
 	i = find_word(strategies, &name);
 	if (i < 0) {
 		kbuf_puts(&b, "strategy ");
-		put_item(&b, &name);
+		cmdline_put_item(&b, &name);
 		kbuf_puts(&b, ": ");
 		put_expected(&b, "", strategies);
 		return false;
@@ -313,7 +280,7 @@ bool params_parse_delay(const char *s, const char *const *strategies,
 	if (kparse_u64(num.s, num.n, &v) != KPARSE_OK || !v ||
 	    v > PARAM_DELAY_MAX) {
 		kbuf_puts(&b, "cycles ");
-		put_item(&b, &num);
+		cmdline_put_item(&b, &num);
 		kbuf_puts(&b, ": expected a number in 1..");
 		kbuf_u64(&b, PARAM_DELAY_MAX);
 		return false;

@@ -174,4 +174,21 @@ const struct cmdline_opt *cmdline_find(const struct cmdline_opt *opts,
 				       size_t nopts, const char *key,
 				       size_t keylen);
 
+/*
+ * The items of a comma list, for the parsers of values of their own
+ * shape (bench/params.c) as for the list kinds: one item is s[0..n).
+ */
+struct kbuf;
+
+struct cmdline_item {
+	const char *s;
+	size_t n;
+};
+
+/* Steps through "a,b,,c": *p becomes NULL after the last item. */
+bool cmdline_next_item(const char **p, struct cmdline_item *it);
+bool cmdline_item_is(const struct cmdline_item *it, const char *word);
+/* The item in quotes, cut at 24 bytes. */
+void cmdline_put_item(struct kbuf *b, const struct cmdline_item *it);
+
 #endif

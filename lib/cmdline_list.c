@@ -9,15 +9,9 @@
 
 #define ITEM_SHOW 24 /* bytes of an item quoted in a note */
 
-struct item {
-	const char *s;
-	size_t n;
-};
-
 enum add_result { ADD_OK, ADD_DUP, ADD_FULL };
 
-/* Steps through "a,b,,c": *p becomes NULL after the last item. */
-static bool next_item(const char **p, struct item *it)
+bool cmdline_next_item(const char **p, struct cmdline_item *it)
 {
 	const char *s = *p;
 
@@ -31,7 +25,7 @@ static bool next_item(const char **p, struct item *it)
 	return true;
 }
 
-static bool item_is(const struct item *it, const char *word)
+bool cmdline_item_is(const struct cmdline_item *it, const char *word)
 {
 	return kstrlen(word) == it->n && !kstrncmp(it->s, word, it->n);
 }
@@ -48,7 +42,7 @@ static enum add_result list_add(struct cmdline_list *l, uint32_t v)
 	return ADD_OK;
 }
 
-static void put_item(struct kbuf *b, const struct item *it)
+void cmdline_put_item(struct kbuf *b, const struct cmdline_item *it)
 {
 	kbuf_puts(b, "'");
 	kbuf_putn(b, it->s, it->n, ITEM_SHOW);
@@ -68,13 +62,14 @@ static void add_all(const struct cmdline_opt *opt, struct cmdline_list *out)
 		list_add(out, i);
 }
 
-static bool uint_value(const struct cmdline_opt *opt, const struct item *it,
-		       uint32_t *v, struct kbuf *why)
+static bool uint_value(const struct cmdline_opt *opt,
+		       const struct cmdline_item *it, uint32_t *v,
+		       struct kbuf *why)
 {
 	uint64_t u;
 
 	for (size_t i = 0; opt->choices && opt->choices[i]; i++) {
-		if (item_is(it, opt->choices[i])) {
+		if (cmdline_item_is(it, opt->choices[i])) {
 			*v = opt->values[i];
 			return true;
 		}
@@ -85,15 +80,16 @@ static bool uint_value(const struct cmdline_opt *opt, const struct item *it,
 	return true;
 }
 
-static bool name_value(const struct cmdline_opt *opt, const struct item *it,
-		       uint32_t *v, struct kbuf *why)
+static bool name_value(const struct cmdline_opt *opt,
+		       const struct cmdline_item *it, uint32_t *v,
+		       struct kbuf *why)
 {
-	if (opt->none && item_is(it, "none")) {
+	if (opt->none && cmdline_item_is(it, "none")) {
 		kbuf_puts(why, "mixed with other names");
 		return false;
 	}
 	for (uint32_t i = 0; opt->choices[i]; i++) {
-		if (item_is(it, opt->choices[i])) {
+		if (cmdline_item_is(it, opt->choices[i])) {
 			*v = i;
 			return true;
 		}
@@ -104,8 +100,9 @@ static bool name_value(const struct cmdline_opt *opt, const struct item *it,
 }
 
 /* One item into out; false once the list is full (the rest is skipped). */
-static bool take_item(const struct cmdline_opt *opt, const struct item *it,
-		      struct cmdline_list *out, const struct diag_sink *note)
+static bool take_item(const struct cmdline_opt *opt,
+		      const struct cmdline_item *it, struct cmdline_list *out,
+		      const struct diag_sink *note)
 {
 	char msg[CMDLINE_DIAG_LEN];
 	struct kbuf b;
@@ -118,12 +115,12 @@ static bool take_item(const struct cmdline_opt *opt, const struct item *it,
 		emit(note, &b);
 		return true;
 	}
-	if (opt->kind == OPT_LIST_NAME && item_is(it, "all")) {
+	if (opt->kind == OPT_LIST_NAME && cmdline_item_is(it, "all")) {
 		add_all(opt, out);
 		return true;
 	}
 	kbuf_puts(&b, "item ");
-	put_item(&b, it);
+	cmdline_put_item(&b, it);
 	kbuf_puts(&b, ": ");
 	ok = opt->kind == OPT_LIST_NAME ? name_value(opt, it, &v, &b)
 					: uint_value(opt, it, &v, &b);
@@ -153,14 +150,14 @@ bool cmdline_parse_list(const struct cmdline_opt *opt, const char *val,
 			struct cmdline_list *out, const struct diag_sink *note)
 {
 	const char *p = val;
-	struct item it;
+	struct cmdline_item it;
 
 	kmemset(out, 0, sizeof(*out));
 	if (!val)
 		return false;
 	if (opt->kind == OPT_LIST_NAME && opt->none && !kstrcmp(val, "none"))
 		return true;
-	while (next_item(&p, &it)) {
+	while (cmdline_next_item(&p, &it)) {
 		if (!take_item(opt, &it, out, note))
 			break;
 	}
