@@ -18,6 +18,7 @@
  */
 #include "bench/bench.h"
 #include "bench/flushloop.h"
+#include "bench/options.h"
 #include "bench/xcpu_fault.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
@@ -247,6 +248,15 @@ void flushloop_plan_shape(const struct bench_ctx *ctx, struct plan_flushloop *p)
 		p->cpus[p->cpu_counts - 1] = n;
 	p->controls = online > 1;
 	p->duration_ms = ctx->size.flushloop_ms;
+}
+
+/* The time budget's hook: the shape, and whether the user set its time. */
+void flushloop_plan(const struct bench_params *p, const struct bench_ctx *ctx,
+		    const struct plan_costs *costs, struct plan *plan)
+{
+	(void)costs;
+	flushloop_plan_shape(ctx, &plan->fl);
+	plan->fl.duration_set = bench_given(p, "duration_ms");
 }
 
 static void own_verdict(int s, const struct fl_tally *t,

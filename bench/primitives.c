@@ -409,6 +409,16 @@ static void remote_primitives(struct bench_ctx *ctx, unsigned cpu, uint64_t *s,
 		     cpu_apic_id[cpu]);
 }
 
+/* The time budget's hook: a handful of ops and round trips per class. */
+void primitives_plan_shape(const struct bench_params *p,
+			   const struct bench_ctx *ctx,
+			   const struct plan_costs *costs, struct plan *plan)
+{
+	(void)ctx;
+	plan->primitives_cycles = plan_primitives_cycles(
+		p->samples, smp_classes_present(), costs);
+}
+
 void primitives_run(const struct bench_params *p, struct bench_ctx *ctx)
 {
 	unsigned n = p->samples, far = 0, cpu;

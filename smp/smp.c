@@ -42,6 +42,15 @@ unsigned smp_cpu_in_class(enum topo_class c)
 	return 0;
 }
 
+unsigned smp_classes_present(void)
+{
+	unsigned n = 0;
+
+	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++)
+		n += smp_cpu_in_class((enum topo_class)k) != 0;
+	return n;
+}
+
 void smp_env_topology(struct json *j)
 {
 	static uint32_t ids[MAX_CPUS];

@@ -39,6 +39,8 @@ extern struct topo_layout topo;
 
 /* An online CPU other than 0 at distance class c from CPU 0; 0 if none. */
 unsigned smp_cpu_in_class(enum topo_class c);
+/* Distance classes from CPU 0 that have an online CPU (a row each). */
+unsigned smp_classes_present(void);
 /* The env record's "topology" object: counts per level and class. */
 void smp_env_topology(struct json *j);
 extern struct smp_stats smp_stats;
