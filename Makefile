@@ -28,7 +28,7 @@ KASFLAGS := -m64 -I. -I$(BUILD)/gen -MMD -MP -D__ASSEMBLY__
 KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 \
 	-z noexecstack --no-warn-rwx-segments -T linker.ld
 
-.PHONY: all iso check unit qemu-check sol-test launcher-test format format-check clean help deps \
+.PHONY: all iso check unit qemu-check sol-test launcher-test ci-test format format-check clean help deps \
 	deps-ensure layers-check soak soak-smoke soak-faults \
 	FORCE
 
@@ -39,7 +39,7 @@ help:
 	@echo "make iso          build $(ISO) (GRUB hybrid: BIOS, UEFI, USB dd)"
 	@echo "make check        format, layers, freestanding and host unit tests,"
 	@echo "                  sol-test, launcher-test, fuzz smoke, the QEMU integration"
-	@echo "                  cases, soak-smoke"
+	@echo "                  cases, ci-test, soak-smoke"
 	@echo "make unit         host unit tests (cmocka), every floor's; one floor's:"
 	@echo "                  lib-unit kernel-unit mm-unit smp-unit bench-unit"
 	@echo "make freestanding-check  the portable files with the kernel's flags"
@@ -50,7 +50,8 @@ help:
 	@echo "                  kernel arguments (SOAK_SEED, SOAK_JOBS); soak-smoke: 6;"
 	@echo "                  soak-faults: SOAK_FAULT_BOOTS (100) hang-ap/slow-ap boots"
 	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
-	@echo "make launcher-test run-qemu.sh --boot ipxe's options, dry runs"
+	@echo "make launcher-test run-qemu.sh --boot ipxe's and --media usb's options, dry runs"
+	@echo "make ci-test      tools/ci-run.sh under TCG: artifacts, exit statuses"
 	@echo "make fuzz         each libFuzzer target for FUZZ_SECONDS (60)"
 	@echo "make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (3), as in check"
 	@echo "make format       clang-format every C file in place"
@@ -98,7 +99,7 @@ include tests/fuzz/fuzz.mk
 # function; then a few seconds of each fuzz target; then the QEMU cases.
 check: deps-ensure
 	$(MAKE) format-check layers-check freestanding-check unit sol-test \
-		launcher-test fuzz-smoke qemu-check soak-smoke
+		launcher-test fuzz-smoke qemu-check ci-test soak-smoke
 
 # A fresh machine: as root, install what is missing; else say what to run.
 # QEMU 10 too (x2APIC, > 255 CPUs: the qemu10 cases), where it can be had.
@@ -117,9 +118,16 @@ layers-check:
 		exit 1; }
 	@$(PYTHON) tools/check-layers.py
 
-# The launcher's options that need no QEMU run (--dry-run): --boot ipxe.
+# The launcher's options that need no QEMU run (--dry-run): --boot ipxe,
+# --media usb.
 launcher-test:
 	$(PYTHON) tests/tools/test_run_qemu_ipxe.py
+	$(PYTHON) tests/tools/test_run_qemu_usb.py
+
+# tools/ci-run.sh as a CI job runs it, under TCG (and KVM where it starts):
+# its artifacts and exit statuses (a few short boots).
+ci-test: $(ELF)
+	$(PYTHON) tests/tools/test_ci_run.py
 
 # Many boots across the QEMU matrix (boot path, machine, CPUs, QEMU 7.2/10,
 # TCG threads, KVM), random valid kernel arguments from a printed seed:

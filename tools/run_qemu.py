@@ -15,6 +15,18 @@ usage: ./run-qemu.sh [options] [-- KERNEL ARGS...]
                                       user network serves DHCP and TFTP.
                                       Not under UEFI: iPXE's UEFI build
                                       cannot load the ELF (exit 2)
+  --media cdrom|usb         with bios|uefi: how the ISO is attached
+                            (default cdrom). usb: as a USB stick written
+                            with dd (a USB mass-storage device, its boot
+                            through the image's MBR under BIOS and its
+                            EFI partition under UEFI), as on a server
+  --usb-controller xhci|ehci
+                            with --media usb: the host controller the
+                            stick is behind (default xhci; ehci: USB 2)
+  --stick-size SIZE         with --media usb: the stick is SIZE (e.g.
+                            256M, larger than the image, as a real one
+                            is): the image at its start, zeros after it,
+                            as dd leaves a blank stick
   --smp N                   CPUs (default 4)
   --mem SIZE                memory, as QEMU's -m takes it (default 1G)
   --machine q35|pc          machine type (default q35)
@@ -98,6 +110,7 @@ Examples:
   ./run-qemu.sh -- bench=none
   ./run-qemu.sh --boot uefi --smp 2 --log build/uefi.log -- selftest=fail
   ./run-qemu.sh --accel kvm --smp 2 -- bench=all samples=20
+  ./run-qemu.sh --boot uefi --media usb --usb-controller ehci -- bench=none
 """
 
 import json
@@ -180,6 +193,7 @@ class Options:
         self.probe, self.stop_after, self.dry_run, self.verbose = False, None, False, False
         self.serial, self.keys = "com1", None
         self.acpi, self.mem_holes, self.mem_noreserve = None, None, False
+        self.media, self.usb_controller, self.stick_size = "cdrom", "xhci", None
         self.kargs = []
 
 
@@ -188,7 +202,8 @@ VALUED = {"--boot": "boot", "--smp": "smp", "--mem": "mem", "--machine": "machin
           "--timeout": "timeout", "--log": "log", "--json": "json", "--qemu": "qemu",
           "--kernel": "kernel", "--iso": "iso", "--stop-after": "stop_after",
           "--serial": "serial", "--keys": "keys", "--acpi": "acpi",
-          "--mem-holes": "mem_holes"}
+          "--mem-holes": "mem_holes", "--media": "media",
+          "--usb-controller": "usb_controller", "--stick-size": "stick_size"}
 FLAGS = {"--no-build": ("build", False), "--keep-iso": ("keep_iso", True),
          "--mem-noreserve": ("mem_noreserve", True),
          "--dry-run": ("dry_run", True), "-v": ("verbose", True),
@@ -246,7 +261,9 @@ def check_options(o):
                ("--machine", o.machine, ("q35", "pc")),
                ("--accel", o.accel, ("auto", "kvm", "tcg")),
                ("--tcg-threads", o.tcg_threads, ("single", "multi")),
-               ("--serial", o.serial, ("com1", "com2", "none")))
+               ("--serial", o.serial, ("com1", "com2", "none")),
+               ("--media", o.media, ("cdrom", "usb")),
+               ("--usb-controller", o.usb_controller, ("xhci", "ehci")))
     for name, val, allowed in choices:
         if val not in allowed:
             raise UsageError(f"{name}: '{val}' is not {', '.join(allowed[:-1])} or {allowed[-1]}")
@@ -257,6 +274,14 @@ def check_options(o):
     mem = o.mem.rstrip("KMGT")
     if not (mem.isdigit() and int(mem) > 0 and len(o.mem) - len(mem) <= 1):
         raise UsageError(f"--mem: '{o.mem}' is not a size like 512M or 1G")
+    if o.media == "usb" and o.boot not in ("bios", "uefi"):
+        raise UsageError("--media usb: the stick holds the ISO: --boot bios or --boot uefi")
+    if o.media != "usb" and (o.usb_controller != "xhci" or o.stick_size is not None):
+        raise UsageError("--usb-controller and --stick-size go with --media usb")
+    if o.stick_size is not None:
+        size = o.stick_size.rstrip("KMGT")
+        if not (size.isdigit() and int(size) > 0 and len(o.stick_size) - len(size) <= 1):
+            raise UsageError(f"--stick-size: '{o.stick_size}' is not a size like 256M or 8G")
     if o.acpi is not None:
         if o.acpi not in firmware_acpi.SCENARIOS:
             raise UsageError(f"--acpi: '{o.acpi}' is not one of "
@@ -593,8 +618,33 @@ def qemu_command(qemu, o, choice, kernel, iso, tmp, qmp_path):
                 shutil.copyfile(OVMF_VARS, vars_copy)
             args += ["-drive", f"if=pflash,format=raw,unit=0,readonly=on,file={OVMF_CODE}",
                      "-drive", f"if=pflash,format=raw,unit=1,file={vars_copy}"]
-        args += ["-drive", f"file={iso},format=raw,media=cdrom,readonly=on"]
+        if o.media == "usb":
+            args += usb_stick_args(o, iso, tmp)
+        else:
+            args += ["-drive", f"file={iso},format=raw,media=cdrom,readonly=on"]
     return qemu.argv(*args, *o.qemu_extra)
+
+
+def usb_stick_args(o, iso, tmp):
+    """The ISO as a USB stick behind an xHCI or EHCI controller, the first
+    thing to boot. The ISO itself is the stick (snapshot=on: what the guest
+    writes is not kept), or with --stick-size a sparse copy of it of that
+    size, as dd leaves a larger blank stick."""
+    stick = iso
+    if o.stick_size is not None:
+        stick = os.path.join(tmp, "stick.img")
+        if not o.dry_run:
+            size = mem_bytes(o.stick_size) if o.stick_size[-1] in "KMGT" \
+                else int(o.stick_size)
+            if size < os.path.getsize(iso):
+                raise UsageError(f"--stick-size {o.stick_size}: smaller than the image "
+                                 f"({os.path.getsize(iso)} bytes)")
+            shutil.copyfile(iso, stick)
+            os.truncate(stick, size)
+    hc = {"xhci": "qemu-xhci", "ehci": "usb-ehci"}[o.usb_controller]
+    return ["-device", f"{hc},id=usbhc",
+            "-drive", f"if=none,id=stick,format=raw,file={stick},snapshot=on",
+            "-device", "usb-storage,bus=usbhc.0,drive=stick,bootindex=0"]
 
 
 def cmdline_of(o):
