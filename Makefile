@@ -50,7 +50,7 @@ help:
 	@echo "                  kernel arguments (SOAK_SEED, SOAK_JOBS); soak-smoke: 6;"
 	@echo "                  soak-faults: SOAK_FAULT_BOOTS (100) hang-ap/slow-ap boots"
 	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
-	@echo "make launcher-test run-qemu.sh --boot ipxe's options, dry runs"
+	@echo "make launcher-test run-qemu.sh --boot ipxe and --emulator bochs options, dry runs"
 	@echo "make fuzz         each libFuzzer target for FUZZ_SECONDS (60)"
 	@echo "make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (3), as in check"
 	@echo "make format       clang-format every C file in place"
@@ -120,6 +120,7 @@ layers-check:
 # The launcher's options that need no QEMU run (--dry-run): --boot ipxe.
 launcher-test:
 	$(PYTHON) tests/tools/test_run_qemu_ipxe.py
+	$(PYTHON) tests/tools/test_run_bochs.py
 
 # Many boots across the QEMU matrix (boot path, machine, CPUs, QEMU 7.2/10,
 # TCG threads, KVM), random valid kernel arguments from a printed seed:
