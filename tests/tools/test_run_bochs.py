@@ -74,6 +74,16 @@ class Options(unittest.TestCase):
         self.assertEqual(rest, ["--smp", "2", "--", "--emulator", "bochs"])
 
 
+class Missing(unittest.TestCase):
+    def test_names_the_packages(self):
+        why = run_bochs.missing("/nonexistent/bochs")
+        self.assertIn("apt-get install bochs bochsbios bochs-term vgabios", why)
+
+    def test_bochs_present_or_why(self):
+        why = run_bochs.missing()
+        self.assertTrue(why is None or "apt-get install" in why, why)
+
+
 class Tail(unittest.TestCase):
     def test_exit_line_across_reads(self):
         with tempfile.TemporaryDirectory() as tmp:
