@@ -50,7 +50,7 @@ help:
 	@echo "                  kernel arguments (SOAK_SEED, SOAK_JOBS); soak-smoke: 6;"
 	@echo "                  soak-faults: SOAK_FAULT_BOOTS (100) hang-ap/slow-ap boots"
 	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
-	@echo "make launcher-test run-qemu.sh --boot ipxe's and --media usb's options, dry runs"
+	@echo "make launcher-test run-qemu.sh --boot ipxe, --media usb and --emulator bochs options, dry runs"
 	@echo "make ci-test      tools/ci-run.sh under TCG: artifacts, exit statuses"
 	@echo "make fuzz         each libFuzzer target for FUZZ_SECONDS (60)"
 	@echo "make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (3), as in check"
@@ -123,6 +123,7 @@ layers-check:
 launcher-test:
 	$(PYTHON) tests/tools/test_run_qemu_ipxe.py
 	$(PYTHON) tests/tools/test_run_qemu_usb.py
+	$(PYTHON) tests/tools/test_run_bochs.py
 
 # tools/ci-run.sh as a CI job runs it, under TCG (and KVM where it starts):
 # its artifacts and exit statuses (a few short boots).

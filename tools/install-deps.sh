@@ -22,9 +22,11 @@ PACKAGES="build-essential binutils make git perl python3 python3-matplotlib qemu
 grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools libcmocka-dev \
 pkg-config clang-format"
 # The fuzz targets (tests/fuzz/): clang and its libFuzzer/sanitizer
-# runtimes. Installed with the rest as root; a user without them is told
-# what to install, and make check runs without fuzzing (a SKIP line).
-OPTIONAL="clang libclang-rt-14-dev"
+# runtimes; and Bochs 2.7 (./run-qemu.sh --emulator bochs, docs/bochs.md):
+# the emulator, its BIOS, its terminal display and the VGA BIOS. Installed
+# with the rest as root; a user without them is told what to install, and
+# make check runs without them (SKIP lines naming the package).
+OPTIONAL="clang libclang-rt-14-dev bochs bochsbios bochs-term vgabios"
 
 check_only=0
 want_qemu10=0
@@ -63,8 +65,8 @@ if [ -z "$missing$optional" ]; then
 	[ "$quiet" = 1 ] || echo "install-deps: all packages present"
 elif [ -z "$missing" ] && { [ "$check_only" = 1 ] || [ "$(id -u)" != 0 ]; }; then
 	# Only the fuzzing packages: say so, and let make check go on.
-	echo "install-deps: missing (for make fuzz; make check skips fuzzing" \
-		"without them):$optional" >&2
+	echo "install-deps: missing (for make fuzz and the Bochs cases; make check" \
+		"skips what needs them):$optional" >&2
 	echo "install-deps: run: sudo apt-get install -y --no-install-recommends$optional" >&2
 elif [ "$check_only" = 1 ]; then
 	echo "install-deps: missing:$missing$optional" >&2

@@ -94,6 +94,9 @@ usage: ./run-qemu.sh [options] [-- KERNEL ARGS...]
                             probe (a kernel, ISO or QEMU not there yet is
                             named as the run would use it)
   -v, --verbose             print the QEMU command line before running it
+  --emulator qemu|bochs     bochs: boot under Bochs instead (PCID, global
+                            pages, no hypervisor bit; its own options:
+                            --emulator bochs --help, docs/bochs.md)
   -h, --help                this text
 
 Exit status: 0 passed, 1 a check failed, 77 every check skipped, 2 usage or
@@ -1049,9 +1052,38 @@ def boot(qemu, o, choice, kernel, iso, tmp):
     return status
 
 
+def emulator_of(argv):
+    """(the emulator --emulator names, the other arguments); raises
+    UsageError. Only options before `--` are looked at."""
+    end = argv.index("--") if "--" in argv else len(argv)
+    emulator, rest, i = "qemu", [], 0
+    while i < len(argv):
+        if i < end and argv[i] == "--emulator":
+            if i + 1 >= end:
+                raise UsageError("--emulator needs a value")
+            emulator = argv[i + 1]
+            i += 2
+            continue
+        rest.append(argv[i])
+        i += 1
+    if emulator not in EMULATORS:
+        raise UsageError(f"--emulator: '{emulator}' is not {' or '.join(EMULATORS)}")
+    return emulator, rest
+
+
+EMULATORS = ("qemu", "bochs")
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        o = parse_args(sys.argv[1:] if argv is None else argv)
+        emulator, argv = emulator_of(argv)
+        if emulator == "bochs":
+            # The same command, exit statuses and last lines; Bochs's own
+            # options and machine: tools/run_bochs.py.
+            import run_bochs  # noqa: E402
+            return run_bochs.main(argv)
+        o = parse_args(argv)
         return run(o)
     except UsageError as exc:
         err(str(exc))

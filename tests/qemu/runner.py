@@ -57,6 +57,7 @@ sys.path.insert(0, HERE)
 import checklog  # noqa: E402
 import exitcodes  # noqa: E402
 import experiments  # noqa: E402
+import run_bochs  # noqa: E402
 import run_qemu  # noqa: E402
 
 CASES_FILE = os.path.join(HERE, "cases.tsv")
@@ -103,6 +104,14 @@ class Case:
             self.needs.append("ovmf")
         if "--qemu10" in self.options:
             self.needs.append("qemu10")
+        # --emulator bochs: run-qemu.sh boots it under Bochs (its own
+        # options: tools/run_bochs.py); the machine column is '-'.
+        self.emulator = "qemu"
+        for i, opt in enumerate(self.options[:-1]):
+            if opt == "--emulator":
+                self.emulator = self.options[i + 1]
+        if self.emulator == "bochs":
+            self.needs.append("bochs")
         # --iso PATH: relative to the repository; `make iso` builds
         # build/shootdown.iso before the cases run.
         self.iso = None
@@ -225,6 +234,7 @@ def have_tools():
         else "no OVMF firmware (apt-get install ovmf)",
         "qemu10": None if os.access(QEMU10, os.X_OK)
         else "no QEMU 10 (run tools/fetch-qemu10.sh)",
+        "bochs": run_bochs.missing(),
     }
 
 
@@ -414,6 +424,17 @@ class Runner:
                "--boot", case.boot,
                "--machine", case.machine, "--smp", str(case.smp),
                "--timeout", str(self.timeout(case)), "--log", log, "--json", jsonl]
+        if case.emulator == "bochs":
+            # No machine, accelerator or QEMU binary under Bochs.
+            cmd = [sys.executable, os.path.join(ROOT, "tools", "run_qemu.py"), "--no-build",
+                   "--boot", case.boot, "--smp", str(case.smp),
+                   "--timeout", str(self.timeout(case)), "--log", log, "--json", jsonl]
+            if case.cpu != "-":
+                cmd += ["--cpu", case.cpu]
+            if self.opts.kernel:
+                cmd += ["--kernel", self.opts.kernel]
+            cmd += case.options
+            return [os.fsencode(c) for c in cmd] + [b"--"] + case.args
         if case.cpu != "-":
             cmd += ["--cpu", case.cpu]
         if "--accel" not in case.options:
