@@ -403,6 +403,7 @@ class Boot:
         self.name = f"soak-{seed}-{n:04d}"
         self.boot, self.machine, self.smp = cell.boot, cell.machine, cell.cpus
         self.cpu = "-"
+        self.emulator = "qemu"  # what runner.Runner.command() asks (Bochs: its cases)
         self.options = cell.options()
         self.args = [os.fsencode(a) for a in args]
         self.timeout = cell.timeout()  # the Runner applies --timeout-scale
