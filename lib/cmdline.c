@@ -58,34 +58,6 @@ static bool parse_flag(const char *val, bool *out)
 	return false;
 }
 
-bool cmdline_uint_in(const struct cmdline_opt *opt, const char *s, size_t n,
-		     uint64_t *out, struct kbuf *why)
-{
-	enum kparse_err e = kparse_u64(s, n, out);
-
-	if (e == KPARSE_OK && *out >= opt->min && *out <= opt->max)
-		return true;
-	kbuf_puts(why, e == KPARSE_INVALID ? "expected a number in "
-					   : "out of range ");
-	kbuf_u64(why, opt->min);
-	kbuf_puts(why, "..");
-	kbuf_u64(why, opt->max);
-	if (e == KPARSE_INVALID && opt->choices) {
-		kbuf_puts(why, " or ");
-		cmdline_put_choices(why, opt->choices);
-	}
-	return false;
-}
-
-void cmdline_put_choices(struct kbuf *b, const char *const *choices)
-{
-	for (size_t i = 0; choices && choices[i]; i++) {
-		if (i)
-			kbuf_puts(b, "|");
-		kbuf_puts(b, choices[i]);
-	}
-}
-
 static bool parse_choice(const struct cmdline_opt *opt, const char *val,
 			 int *out, struct kbuf *why)
 {

@@ -9,6 +9,35 @@
 
 #define ITEM_SHOW 24 /* bytes of an item quoted in a note */
 
+/* Shared with lib/cmdline.c (cmdline_value.h): a number and a choice list. */
+bool cmdline_uint_in(const struct cmdline_opt *opt, const char *s, size_t n,
+		     uint64_t *out, struct kbuf *why)
+{
+	enum kparse_err e = kparse_u64(s, n, out);
+
+	if (e == KPARSE_OK && *out >= opt->min && *out <= opt->max)
+		return true;
+	kbuf_puts(why, e == KPARSE_INVALID ? "expected a number in "
+					   : "out of range ");
+	kbuf_u64(why, opt->min);
+	kbuf_puts(why, "..");
+	kbuf_u64(why, opt->max);
+	if (e == KPARSE_INVALID && opt->choices) {
+		kbuf_puts(why, " or ");
+		cmdline_put_choices(why, opt->choices);
+	}
+	return false;
+}
+
+void cmdline_put_choices(struct kbuf *b, const char *const *choices)
+{
+	for (size_t i = 0; choices && choices[i]; i++) {
+		if (i)
+			kbuf_puts(b, "|");
+		kbuf_puts(b, choices[i]);
+	}
+}
+
 enum add_result { ADD_OK, ADD_DUP, ADD_FULL };
 
 bool cmdline_next_item(const char **p, struct cmdline_item *it)
