@@ -49,8 +49,7 @@ void ceiling_full_cost(const struct ceiling_full_side *f,
 {
 	uint64_t t = f->targets;
 
-	out->p50 = f->flush.p50 +
-		   sat_sub(f->init_full.p50, f->init_range.p50) +
+	out->p50 = f->flush.p50 + sat_sub(f->init_full.p50, f->init_range.p50) +
 		   t * sat_sub(f->resp_full.p50, f->resp_range.p50);
 	out->lo = f->flush.lo + sat_sub(f->init_full.lo, f->init_range.hi) +
 		  t * sat_sub(f->resp_full.lo, f->resp_range.hi);
@@ -167,7 +166,7 @@ const char *ceiling_where_name(enum ceiling_where w)
 
 const char *ceiling_pos_name(enum ceiling_pos p)
 {
-	return p == CEILING_33_BELOW  ? "below"
+	return p == CEILING_33_BELOW   ? "below"
 	       : p == CEILING_33_ABOVE ? "above"
 				       : "inside";
 }

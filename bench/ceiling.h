@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CEILING_LINUX	33 /* tlb_single_page_flush_ceiling */
-#define CEILING_MAX_K	16 /* page counts of one curve */
+#define CEILING_LINUX 33 /* tlb_single_page_flush_ceiling */
+#define CEILING_MAX_K 16 /* page counts of one curve */
 
 /*
  * The 1-based ranks of the order statistics that bound the median of n
@@ -73,7 +73,7 @@ struct ceiling_full_side {
 enum ceiling_pos {
 	CEILING_33_BELOW,  /* 33 < K*'s interval: Linux flushes all too soon */
 	CEILING_33_INSIDE, /* within it: cannot tell */
-	CEILING_33_ABOVE,  /* 33 > K*'s interval: Linux flushes 1 by 1 too long */
+	CEILING_33_ABOVE, /* 33 > K*'s interval: Linux flushes 1 by 1 too long */
 };
 
 struct ceiling_solution {

@@ -8,6 +8,7 @@
  * (the floor under any acknowledgement).
  */
 #include "bench/bench.h"
+#include "bench/refill.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "lib/printf.h"
@@ -415,8 +416,10 @@ void primitives_plan_shape(const struct bench_params *p,
 			   const struct plan_costs *costs, struct plan *plan)
 {
 	(void)ctx;
-	plan->primitives_cycles = plan_primitives_cycles(
-		p->samples, smp_classes_present(), costs);
+	plan->primitives_cycles =
+		plan_primitives_cycles(p->samples, smp_classes_present(),
+				       costs) +
+		refill_plan_cycles(p->samples, costs);
 }
 
 void primitives_run(const struct bench_params *p, struct bench_ctx *ctx)
@@ -451,4 +454,5 @@ void primitives_run(const struct bench_params *p, struct bench_ctx *ctx)
 	if (!far)
 		report_skip("primitives: round trips", "one cpu only");
 	bench_free(s, n);
+	refill_run(ctx, n); /* the flush ceiling's inputs */
 }

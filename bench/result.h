@@ -31,6 +31,8 @@ struct result {
 	bool emulated;
 	bool raw;	 /* the timer's own cost: nothing subtracted */
 	struct stats st; /* filled by result_emit */
+	/* The median's ~95% order-statistic interval (bench/ceiling.h). */
+	uint64_t p50_lo, p50_hi;
 };
 
 /* What result records need from the run, and what they add up to. */

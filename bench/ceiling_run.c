@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+/* The flush ceiling of this run (bench/ceiling_run.h). */
+#include "bench/ceiling_run.h"
+#include "bench/progress.h"
+#include "bench/result.h"
+#include "kernel/cpu.h"
+#include "kernel/report.h"
+#include "kernel/tsc.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define MAX_W 4
+
+enum way { WAY_LOCAL, WAY_UNICAST, WAY_BROADCAST, WAYS };
+
+static const char *const way_names[WAYS] = {"local", "unicast", "broadcast"};
+
+struct noted {
+	bool have;
+	struct ceiling_est e;
+};
+
+/* What the records gave, each the first of its kind (the main sweep's). */
+static struct {
+	uint32_t l2;
+	bool l2_cpuid;
+	struct ceiling_curve curve[WAYS]; /* the range flush against K */
+	struct noted full[WAYS];	  /* the full flush */
+	uint32_t targets[WAYS];
+	uint32_t w[MAX_W], nw;
+	struct noted refill[MAX_W][2][2]; /* [w][responder][after range] */
+	uint64_t delay;			  /* delay_cycles of a noted record */
+} cs;
+
+static struct ceiling_answer answer = {
+	.why_not = "the ceiling was not computed (no experiment ran)"};
+static char not_hw[320];
+
+static struct ceiling_est est_of(const struct result *r)
+{
+	return (struct ceiling_est){r->st.p50, r->p50_lo, r->p50_hi};
+}
+
+static void note(struct noted *n, const struct result *r)
+{
+	if (!n->have)
+		*n = (struct noted){true, est_of(r)};
+}
+
+/* Into the curve at K, in K order, unless K is already there. */
+static void note_k(struct ceiling_curve *c, const struct result *r)
+{
+	unsigned i = 0;
+
+	while (i < c->n && c->k[i] < r->pages)
+		i++;
+	if ((i < c->n && c->k[i] == r->pages) || c->n == CEILING_MAX_K)
+		return;
+	for (unsigned j = c->n; j > i; j--) {
+		c->k[j] = c->k[j - 1];
+		c->cost[j] = c->cost[j - 1];
+	}
+	c->k[i] = (uint32_t)r->pages;
+	c->cost[i] = est_of(r);
+	c->n++;
+}
+
+static int w_index(uint64_t w)
+{
+	for (uint32_t i = 0; i < cs.nw; i++)
+		if (cs.w[i] == w)
+			return (int)i;
+	if (cs.nw == MAX_W)
+		return -1;
+	cs.w[cs.nw] = (uint32_t)w;
+	return (int)cs.nw++;
+}
+
+static bool is(const struct result *r, const char *bench, const char *s)
+{
+	return !strcmp(r->bench, bench) && !strcmp(r->strategy, s);
+}
+
+static void note_delay(const struct result *r)
+{
+	for (size_t i = 0; i < r->nfields; i++)
+		if (!strcmp(r->fields[i].key, "delay_cycles"))
+			cs.delay = r->fields[i].value;
+}
+
+/* The way of a shootdown record the ceiling uses, or WAYS. */
+static enum way shootdown_way(const struct result *r)
+{
+	if ((!is(r, "shootdown", "ipi-range") &&
+	     !is(r, "shootdown", "ipi-full")) ||
+	    !r->ipi_mode || r->emulated || !r->n)
+		return WAYS;
+	if (!strcmp(r->ipi_mode, "unicast") && r->targets == 1)
+		return WAY_UNICAST;
+	if (!strcmp(r->ipi_mode, "broadcast"))
+		return WAY_BROADCAST;
+	return WAYS;
+}
+
+static bool is_primitive(const struct result *r)
+{
+	return r->n && (is(r, "primitives", "invlpg-range") ||
+			is(r, "primitives", "cr3-reload") ||
+			is(r, "primitives", "refill-after-full") ||
+			is(r, "primitives", "refill-after-range"));
+}
+
+bool ceiling_uses(const struct result *r)
+{
+	return is_primitive(r) || shootdown_way(r) != WAYS;
+}
+
+static void note_shootdown(const struct result *r)
+{
+	bool range = is(r, "shootdown", "ipi-range");
+	enum way way = shootdown_way(r);
+
+	if (way == WAYS)
+		return;
+	if (cs.targets[way] && cs.targets[way] != r->targets)
+		return;
+	cs.targets[way] = (uint32_t)r->targets;
+	note_delay(r);
+	if (range)
+		note_k(&cs.curve[way], r);
+	else
+		note(&cs.full[way], r);
+}
+
+void ceiling_note(const struct result *r)
+{
+	bool after_full = is(r, "primitives", "refill-after-full");
+	int w;
+
+	if (!r->n)
+		return;
+	if (is(r, "primitives", "invlpg-range"))
+		note_k(&cs.curve[WAY_LOCAL], r);
+	else if (is(r, "primitives", "cr3-reload"))
+		note(&cs.full[WAY_LOCAL], r);
+	else if (after_full || is(r, "primitives", "refill-after-range")) {
+		w = w_index(r->pages);
+		if (w >= 0)
+			note(&cs.refill[w][r->targets != 0][!after_full], r);
+	} else
+		note_shootdown(r);
+}
+
+void ceiling_set_l2(uint32_t entries, bool from_cpuid)
+{
+	cs.l2 = entries;
+	cs.l2_cpuid = from_cpuid;
+}
+
+/* Why this machine's figures are not the hardware's, or NULL. */
+static const char *why_not_hardware(void)
+{
+	size_t n = 0;
+
+	n += ksnprintf(not_hw, sizeof(not_hw), "not a hardware answer here: ");
+	if (!strcmp(cpu_info.hv_sig, "TCGTCGTCGTCG"))
+		n += ksnprintf(not_hw + n, sizeof(not_hw) - n,
+			       "QEMU TCG: every time is the emulator's; ");
+	else if (cpu_info.hv_sig[0])
+		n += ksnprintf(not_hw + n, sizeof(not_hw) - n,
+			       "under a hypervisor (%s): IPIs are "
+			       "virtualized, paging may be shadowed; ",
+			       cpu_info.hv_sig);
+	if (tsc_freq.rdtsc_trapped)
+		n += ksnprintf(not_hw + n, sizeof(not_hw) - n,
+			       "RDTSC traps: every timestamp costs a VM "
+			       "exit; ");
+	if (cs.delay)
+		n += ksnprintf(not_hw + n, sizeof(not_hw) - n,
+			       "delay_handler= added %llu cycles to every "
+			       "ipi-range handler; ",
+			       (unsigned long long)cs.delay);
+	if (n <= 28)
+		return NULL;
+	not_hw[n - 2] = '\0'; /* the last "; " */
+	return not_hw;
+}
+
+/* The full side of one way and W; false if a refill is missing. */
+static bool full_side(enum way way, uint32_t w, struct ceiling_full_side *f)
+{
+	struct noted(*rf)[2] = cs.refill[w];
+
+	if (!cs.full[way].have || !rf[0][0].have || !rf[0][1].have)
+		return false;
+	if (way != WAY_LOCAL && (!rf[1][0].have || !rf[1][1].have))
+		return false;
+	*f = (struct ceiling_full_side){
+		.flush = cs.full[way].e,
+		.init_full = rf[0][0].e,
+		.init_range = rf[0][1].e,
+		.targets = way == WAY_LOCAL ? 0 : cs.targets[way],
+	};
+	if (way != WAY_LOCAL) {
+		f->resp_full = rf[1][0].e;
+		f->resp_range = rf[1][1].e;
+	}
+	return true;
+}
+
+static void json_k(struct json *j, const char *key, const char *wkey,
+		   struct ceiling_k k)
+{
+	json_u64(j, key, k.k);
+	json_str(j, wkey, ceiling_where_name(k.where));
+}
+
+static const char *why_none(enum way way)
+{
+	if (!cs.curve[way].n)
+		return way == WAY_LOCAL ? "no invlpg-range records (primitives "
+					  "did not run)"
+					: "no ipi-range records in this way";
+	if (!cs.full[way].have)
+		return way == WAY_LOCAL ? "no cr3-reload record"
+					: "no ipi-full records in this way";
+	return "no refill records for it (primitives did not run, or had "
+	       "no responder)";
+}
+
+/* The largest W within the L2 TLB, else the smallest W. */
+static uint32_t answer_w(void)
+{
+	uint32_t best = cs.nw;
+
+	for (uint32_t i = 0; i < cs.nw; i++)
+		if (cs.w[i] <= cs.l2 && (best == cs.nw || cs.w[i] > cs.w[best]))
+			best = i;
+	return best == cs.nw ? 0 : best;
+}
+
+/* "K", "<=K" or ">K": where a crossing is. */
+static const char *where_prefix(struct ceiling_k k)
+{
+	return k.where == CEILING_BELOW	  ? "<="
+	       : k.where == CEILING_ABOVE ? ">"
+					  : "";
+}
+
+static void text_point(char *line, size_t cap, size_t *n, uint32_t w,
+		       const struct ceiling_solution *s)
+{
+	*n += ksnprintf(line + *n, cap - *n, " W %u: %s%u [%s%u, %s%u]%s;", w,
+			where_prefix(s->kstar), s->kstar.k, where_prefix(s->lo),
+			s->lo.k, where_prefix(s->hi), s->hi.k,
+			s->linux_pos == CEILING_33_INSIDE  ? ""
+			: s->linux_pos == CEILING_33_BELOW ? " (33 below)"
+							   : " (33 above)");
+}
+
+static void report_way(enum way way, const char *nh, uint32_t aw)
+{
+	char buf[2048], line[320];
+	struct record rec;
+	size_t n = 0, head;
+
+	record_begin(&rec, buf, sizeof(buf), "ceiling");
+	json_str(&rec.j, "way", way_names[way]);
+	json_u64(&rec.j, "targets", way == WAY_LOCAL ? 0 : cs.targets[way]);
+	json_u64(&rec.j, "linux", CEILING_LINUX);
+	json_u64(&rec.j, "l2_tlb", cs.l2);
+	json_str(&rec.j, "l2_tlb_source", cs.l2_cpuid ? "cpuid" : "assumed");
+	json_bool(&rec.j, "hardware", !nh);
+	if (nh)
+		json_str(&rec.j, "not_hardware", nh);
+	n += ksnprintf(line, sizeof(line), "  ceiling %-9s K*", way_names[way]);
+	head = n;
+	json_begin_array(&rec.j, "points");
+	for (uint32_t i = 0; i < cs.nw; i++) {
+		struct ceiling_full_side f;
+		struct ceiling_solution s;
+		bool chosen;
+
+		if (!full_side(way, i, &f) ||
+		    !ceiling_solve(&cs.curve[way], &f, &s))
+			continue;
+		chosen = !answer.have && i == aw && way != WAY_BROADCAST;
+		json_begin_object(&rec.j, NULL);
+		json_u64(&rec.j, "w", cs.w[i]);
+		json_u64(&rec.j, "full_p50", s.full.p50);
+		json_u64(&rec.j, "full_lo", s.full.lo);
+		json_u64(&rec.j, "full_hi", s.full.hi);
+		json_k(&rec.j, "k", "k_where", s.kstar);
+		json_k(&rec.j, "k_lo", "k_lo_where", s.lo);
+		json_k(&rec.j, "k_hi", "k_hi_where", s.hi);
+		json_str(&rec.j, "linux_pos", ceiling_pos_name(s.linux_pos));
+		if (s.have33)
+			json_u64(&rec.j, "range33", s.range33);
+		if (chosen)
+			json_bool(&rec.j, "answer", true);
+		json_end_object(&rec.j);
+		text_point(line, sizeof(line), &n, cs.w[i], &s);
+		if (!chosen)
+			continue;
+		answer = (struct ceiling_answer){.have = true,
+						 .way = way_names[way],
+						 .w = cs.w[i],
+						 .targets = f.targets,
+						 .s = s,
+						 .not_hardware = nh};
+	}
+	json_end_array(&rec.j);
+	if (n == head) {
+		json_str(&rec.j, "why_not", why_none(way));
+		ksnprintf(line + n, sizeof(line) - n, " none: %s",
+			  why_none(way));
+	}
+	record_end(&rec);
+	bench_printf("%s\n", line);
+}
+
+void ceiling_report(void)
+{
+	const char *nh = why_not_hardware();
+	uint32_t aw = answer_w();
+	const struct ceiling_solution *s = &answer.s;
+
+	if (!cs.nw && !cs.curve[WAY_UNICAST].n && !cs.curve[WAY_LOCAL].n)
+		return; /* neither primitives nor shootdown ran */
+	answer.why_not = "no way had both its flushes and the refill "
+			 "measured (bench=primitives,shootdown)";
+	report_way(WAY_UNICAST, nh, aw);
+	report_way(WAY_LOCAL, nh, aw);
+	report_way(WAY_BROADCAST, nh, aw);
+	if (!answer.have) {
+		report_info("ceiling: no answer: %s", answer.why_not);
+		return;
+	}
+	answer.why_not = NULL;
+	report_info("ceiling: K* %s%u pages [%s%u, %s%u] (%s, W %u); Linux's "
+		    "33 is %s it; at 33 pages: one by one %llu cyc, full flush "
+		    "+ refill %llu cyc%s%s",
+		    where_prefix(s->kstar), s->kstar.k, where_prefix(s->lo),
+		    s->lo.k, where_prefix(s->hi), s->hi.k, answer.way, answer.w,
+		    s->linux_pos == CEILING_33_INSIDE ? "within the interval of"
+		    : s->linux_pos == CEILING_33_BELOW ? "below"
+						       : "above",
+		    (unsigned long long)s->range33,
+		    (unsigned long long)s->full33, nh ? "; " : "",
+		    nh ? nh : "");
+}
+
+const struct ceiling_answer *ceiling_answer(void)
+{
+	return &answer;
+}
