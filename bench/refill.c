@@ -34,6 +34,7 @@
 /* The local flush's page counts: the shootdown sweep's default ones. */
 static const uint32_t ks[] = {1, 2, 8, 32, 33, 64, 512};
 static uint32_t ws[REFILL_NW], nw;
+static uint32_t l2; /* L2 TLB entries, for the records */
 static unsigned mapped;
 
 /* L2 DTLB 4 KiB entries: CPUID 0x80000006 EBX[27:16] (AMD, Hygon). */
@@ -50,9 +51,9 @@ static uint32_t l2_tlb(bool *from_cpuid)
 }
 
 /* W: a few pages, the L2 TLB, and twice it (3: a modest console). */
-static void pick_ws(uint32_t l2)
+static void pick_ws(uint32_t entries)
 {
-	uint32_t want[REFILL_NW] = {16, l2, 2 * l2};
+	uint32_t want[REFILL_NW] = {16, entries, 2 * entries};
 
 	nw = 0;
 	for (unsigned i = 0; i < REFILL_NW; i++)
@@ -126,7 +127,8 @@ static uint64_t emit(struct bench_ctx *ctx, const char *name, uint32_t pages,
 		     uint64_t *s, unsigned n, unsigned cpu, const char *dist,
 		     bool range)
 {
-	struct result_field f[2] = {{"cpu", cpu, false},
+	struct result_field f[3] = {{"cpu", cpu, false},
+				    {"l2_tlb", l2, false},
 				    {"range_pages", REFILL_RANGE, false}};
 	struct result r = {.bench = "primitives",
 			   .strategy = name,
@@ -136,7 +138,7 @@ static uint64_t emit(struct bench_ctx *ctx, const char *name, uint32_t pages,
 			   .samples = s,
 			   .n = n,
 			   .fields = f,
-			   .nfields = range ? 2 : 1};
+			   .nfields = range ? 3 : 2};
 
 	result_emit(&ctx->records, &r);
 	return r.st.p50;
@@ -220,11 +222,11 @@ void refill_run(struct bench_ctx *ctx, unsigned samples)
 	const char *dist = NULL;
 	unsigned cpu = responder(&dist);
 	bool cpuid_l2, ok = true;
-	uint32_t l2 = l2_tlb(&cpuid_l2);
 	uint64_t *s = n ? bench_alloc(n) : NULL;
 
 	if (!s)
 		return;
+	l2 = l2_tlb(&cpuid_l2);
 	pick_ws(l2);
 	ceiling_set_l2(l2, cpuid_l2);
 	if (!map_region(2 * ws[nw - 1] + REFILL_MAX_K)) {

@@ -55,6 +55,8 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, HERE)
 
 import checklog  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "tools", "results"))
+import ceiling  # noqa: E402
 import exitcodes  # noqa: E402
 import experiments  # noqa: E402
 import run_bochs  # noqa: E402
@@ -95,7 +97,7 @@ class Case:
         self.mem_bytes = 0
         self.stopped, self.within, self.noconsole = False, None, False
         self.sweep = None
-        self.reclaim = self.flushloop = False
+        self.reclaim = self.flushloop = self.ceiling = False
         for item in words(row["checks"]):
             self.add_check(item)
         if self.boot in ("bios", "uefi"):
@@ -151,7 +153,7 @@ class Case:
             self.tsc = True
         elif key == "mem":
             self.mem_bytes = parse_size(val)
-        elif item in ("reclaim", "flushloop", "stopped", "noconsole"):
+        elif item in ("reclaim", "flushloop", "stopped", "noconsole", "ceiling"):
             setattr(self, item, True)
         elif key == "within":
             self.within = float(val)
@@ -521,6 +523,9 @@ class Runner:
         for bench in ("reclaim", "flushloop"):
             if getattr(case, bench):
                 problems += experiments.check_clean(rep.records, bench)
+        if case.ceiling:
+            problems += [f"ceiling: {p}" for p in
+                         ceiling.agreement(ceiling.Records(rep.records))]
         return judged(problems, log)
 
     def check_tsc(self, env):

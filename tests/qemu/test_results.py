@@ -38,6 +38,7 @@ import answer  # noqa: E402
 import hist  # noqa: E402
 import results_synth as synth  # noqa: E402
 import stats  # noqa: E402
+import test_ceiling  # noqa: E402
 import verdicts  # noqa: E402
 from runs import load, load_all  # noqa: E402
 
@@ -628,6 +629,18 @@ class Plot(unittest.TestCase):
             synth.write_jsonl(path, synth.make_records())
             check_plot(self, path, os.path.join(tmp, "plots"), expect_all=True)
 
+    def test_plot_ceiling(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "c.jsonl")
+            synth.write_jsonl(path, test_ceiling.records())
+            manifest = check_plot(self, path, os.path.join(tmp, "plots"))
+            fig, = [e for e in manifest["figures"] if e["name"] == "ceiling"]
+            self.assertEqual((fig["axes"][0]["xscale"], fig["axes"][0]["yscale"]),
+                             ("log", "log"))
+            # The curve, K* of each W, the full side of each W, and 33.
+            self.assertGreaterEqual(fig["axes"][0]["lines"], 6)
+            self.assertIn("flush ceiling (unicast)", fig["suptitle"])
+
 
 EXPECTED_LABELS = {
     "shootdown-pages": ("pages per invalidation", "initiator latency"),
@@ -637,7 +650,11 @@ EXPECTED_LABELS = {
     "flushloop-scaling": ("cpus in the loop", "operations per second"),
     "reclaim-timeline": ("time since reclaim began", "worker reads per second"),
     "reclaim-irqs": ("strategy and batch", "interrupts per GiB"),
+    "ceiling": ("pages flushed (K)", "cycles (p50)"),
 }
+# Drawn only from runs with the refill records (primitives), which the
+# synthetic run of every experiment does not have.
+NEEDS_REFILL = ("ceiling",)
 
 
 def check_plot(test, path, outdir, expect_all=False):
@@ -651,7 +668,8 @@ def check_plot(test, path, outdir, expect_all=False):
         manifest = json.load(f)
     drawn = [e for e in manifest["figures"] if "skipped" not in e]
     if expect_all:
-        test.assertEqual([e["name"] for e in drawn], list(EXPECTED_LABELS))
+        test.assertEqual([e["name"] for e in drawn],
+                         [n for n in EXPECTED_LABELS if n not in NEEDS_REFILL])
     test.assertTrue(drawn, "no figure drawn")
     with open(os.path.join(outdir, "index.html"), encoding="utf-8") as f:
         page = f.read()
@@ -764,6 +782,10 @@ class FreshLogs(unittest.TestCase):
                 self.assertEqual((int(suite.get("tests")), int(suite.get("failures")),
                                   int(suite.get("skipped"))), (p + f + s + 1, f, s))
 
+    def test_ceiling_delay_lowers_it(self):
+        control, delayed = self.need(test_ceiling.CONTROL, test_ceiling.DELAYED)
+        test_ceiling.fresh_delay_lowers_the_ceiling(self, control, delayed)
+
     def test_table(self):
         log, = self.need(SAME_CASES[0])
         status, out, _ = run_cli(["table", log])
@@ -773,7 +795,8 @@ class FreshLogs(unittest.TestCase):
 
 
 # What the runner runs before the cases (FreshLogs runs after them).
-SELFTEST_CLASSES = (Histograms, Statistics, RunLevelStatistics, Compare, Answer, VerdictFormats, CheckAndTable, Plot)
+SELFTEST_CLASSES = (Histograms, Statistics, RunLevelStatistics, Compare, Answer, VerdictFormats, CheckAndTable, Plot,
+                    test_ceiling.Synthetic)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
     check    a log against the output contract (tools/checklog.py, unchanged)
     table    the human tables of a log or JSONL file
     compare  two sets of runs, with significance and a CI-gateable status
-    answer   the crossover map of INVLPGB against IPIs, and Linux's rule
+    answer   the crossover map of INVLPGB against IPIs, and Linux's rule;
+             the flush ceiling K* against Linux's 33
     plot     PNG/SVG figures and an HTML page of one run
     tap      the verdicts as TAP version 13
     junit    the verdicts as JUnit XML
@@ -107,7 +108,8 @@ def build_parser():
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--markdown", action="store_true", help="Markdown instead of text")
     fmt.add_argument("--json", action="store_true", help="JSON instead of text")
-    p.add_argument("--plot", metavar="PNG", help="also draw the heat map (PNG and SVG)")
+    p.add_argument("--plot", metavar="PNG", help="also draw the heat map (PNG and SVG), "
+                   "and the ceiling beside it (PNG's name + -ceiling)")
 
     p = sub.add_parser("plot", help="PNG/SVG figures and an HTML page of one run")
     p.add_argument("file", metavar="FILE")
@@ -176,22 +178,27 @@ def cmd_compare(args, ap):
 def cmd_answer(args, allow_reexec):
     """answer: the crossover map."""
     import answer
-    ans = answer.Answer(load_all(args.files), ipi=args.ipi, invlpgb=args.invlpgb,
+    import ceiling
+    runs = load_all(args.files)
+    ans = answer.Answer(runs, ipi=args.ipi, invlpgb=args.invlpgb,
                         alpha=args.alpha, threshold=args.threshold)
+    ceil = ceiling.Ceiling(runs)
     if args.json:
-        print(json.dumps(ans.as_json(), indent=1))
+        print(json.dumps(dict(ans.as_json(), ceiling=ceil.as_json()), indent=1))
     elif args.markdown:
-        sys.stdout.write(ans.markdown())
+        sys.stdout.write(ans.markdown() + ceil.markdown())
     else:
-        print(ans.render())
+        print(ans.render() + "\n" + ceil.render())
     if args.plot:
         import plots
         try:
             why = plots.save_crossover(ans, args.plot, allow_reexec)
+            cwhy = plots.save_ceiling(ceil, args.plot, allow_reexec)
         except plots.MissingMatplotlib as exc:
             print(f"shootdown.py answer: {exc}", file=sys.stderr)
             return EXIT_INPUT
         print(f"heat map: {why}", file=sys.stderr)
+        print(f"ceiling: {cwhy}", file=sys.stderr)
     return EXIT_OK
 
 
