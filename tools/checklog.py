@@ -291,6 +291,52 @@ SUMMARY_FIELDS = {
     "skipped": want_int(0),
     "records": want_int(0),
 }
+# The flush ceiling (docs/output.md "ceiling"): one record per way, after
+# the experiments, each point a working set's K* and its interval.
+CEILING_WHERE = ("at", "below", "above")
+CEILING_FIELDS = {
+    "way": want_choice("local", "unicast", "broadcast"),
+    "targets": want_int(0),
+    "linux": want_int(1),
+    "l2_tlb": want_int(1),
+    "l2_tlb_source": want_choice("cpuid", "assumed"),
+    "hardware": want_bool(),
+    "points": lambda v: None if isinstance(v, list) else "must be a list",
+}
+CEILING_POINT_FIELDS = {
+    "w": want_int(1), "full_p50": want_int(0), "full_lo": want_int(0),
+    "full_hi": want_int(0), "k": want_int(0), "k_where": want_choice(*CEILING_WHERE),
+    "k_lo": want_int(0), "k_lo_where": want_choice(*CEILING_WHERE), "k_hi": want_int(0),
+    "k_hi_where": want_choice(*CEILING_WHERE),
+    "linux_pos": want_choice("below", "inside", "above"),
+}
+
+
+def check_ceiling(rec):
+    """Problems of a ceiling record: its fields, each point's, the order of
+    the intervals, and a reason wherever a figure is not the hardware's or
+    missing."""
+    probs = check_fields(rec, CEILING_FIELDS)
+    if rec.get("hardware") is False and \
+            not str(rec.get("not_hardware", "")).startswith("not a hardware answer here: "):
+        probs.append("hardware is false but not_hardware does not say why")
+    points = rec.get("points") if isinstance(rec.get("points"), list) else []
+    if not points and not rec.get("why_not"):
+        probs.append("no points and no why_not")
+    for i, p in enumerate(points):
+        if not isinstance(p, dict):
+            probs.append(f"points[{i}] must be an object")
+            continue
+        probs += [f"points[{i}]: {q}" for q in check_fields(p, CEILING_POINT_FIELDS)]
+        if all(_is_int(p.get(k)) for k in ("full_lo", "full_p50", "full_hi")) and \
+                not p["full_lo"] <= p["full_p50"] <= p["full_hi"]:
+            probs.append(f"points[{i}]: full_lo <= full_p50 <= full_hi does not hold")
+        if all(_is_int(p.get(k)) for k in ("k_lo", "k", "k_hi")) and \
+                not p["k_lo"] <= p["k"] <= p["k_hi"]:
+            probs.append(f"points[{i}]: k_lo <= k <= k_hi does not hold")
+    return probs
+
+
 # Summary fields only some runs have (primitives and shootdown both ran).
 SUMMARY_LATER_FIELDS = {
     "protocol_overhead": lambda v: None if isinstance(v, (int, float)) and
@@ -503,6 +549,9 @@ def check_records(rep):
             fields = dict(TICK_FIELDS, **TICK_BENCH_FIELDS.get(rec.get("bench"), {}))
             for p in check_fields(rec, fields):
                 rep.problem(n, f"tick: {p}")
+        elif kind == "ceiling":
+            for p in check_ceiling(rec):
+                rep.problem(n, f"ceiling: {p}")
         elif kind == "fault":
             for p in check_fields(rec, FAULT_FIELDS):
                 rep.problem(n, f"fault: {p}")

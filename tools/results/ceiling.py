@@ -75,6 +75,9 @@ class Inputs:
         self.missing_interval = False
         for rec in run.results():
             self.note(rec)
+        if self.l2 is None:  # refill records of a build before their l2_tlb
+            self.l2 = next((r.get("l2_tlb") for r in run.records
+                            if r.get("type") == "ceiling"), None)
 
     def note_k(self, way, rec, e):
         curve = self.curve[way]
@@ -425,7 +428,8 @@ def draw(plt, ceil, new_figure):
     ax.grid(True, which="both", alpha=0.3)
     runs = len(ceil.runs)
     ax.set_title(f"break-even K*: {runs} run{'s' if runs != 1 else ''}"
-                 + ("; one run: no launch variance" if runs == 1 else "; t over runs"),
+                 + ("; one run: its own interval, launch variance not in it" if runs == 1
+                    else "; t over runs"),
                  fontsize="medium")
     fig.suptitle(f"flush ceiling ({way})" + (f"\n{ceil.qualifier()}" if ceil.why else ""))
     return fig, None
