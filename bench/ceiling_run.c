@@ -250,12 +250,11 @@ static const char *where_prefix(struct ceiling_k k)
 static void text_point(char *line, size_t cap, size_t *n, uint32_t w,
 		       const struct ceiling_solution *s)
 {
-	*n += ksnprintf(line + *n, cap - *n, " W %u: %s%u [%s%u, %s%u]%s;", w,
+	*n += ksnprintf(line + *n, cap - *n,
+			" W %u: %s%u [%s%u, %s%u] (33 %s);", w,
 			where_prefix(s->kstar), s->kstar.k, where_prefix(s->lo),
 			s->lo.k, where_prefix(s->hi), s->hi.k,
-			s->linux_pos == CEILING_33_INSIDE  ? ""
-			: s->linux_pos == CEILING_33_BELOW ? " (33 below)"
-							   : " (33 above)");
+			ceiling_pos_name(s->linux_pos));
 }
 
 static void report_way(enum way way, const char *nh, uint32_t aw)

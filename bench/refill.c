@@ -130,16 +130,10 @@ static uint64_t emit(struct bench_ctx *ctx, const char *name, uint32_t pages,
 	struct result_field f[3] = {{"cpu", cpu, false},
 				    {"l2_tlb", l2, false},
 				    {"range_pages", REFILL_RANGE, false}};
-	struct result r = {.bench = "primitives",
-			   .strategy = name,
-			   .distance = dist,
-			   .pages = pages,
-			   .targets = dist ? 1 : 0,
-			   .samples = s,
-			   .n = n,
-			   .fields = f,
-			   .nfields = range ? 3 : 2};
+	struct result r = result_make("primitives", name, pages, dist ? 1 : 0,
+				      s, n, f, range ? 3 : 2);
 
+	r.distance = dist;
 	result_emit(&ctx->records, &r);
 	return r.st.p50;
 }

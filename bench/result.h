@@ -35,6 +35,25 @@ struct result {
 	uint64_t p50_lo, p50_hi;
 };
 
+/*
+ * A result of n samples in s with its fields; what else identifies it
+ * (distance, ipi_mode, emulated, raw) the caller sets.
+ */
+static inline struct result result_make(const char *bench, const char *strategy,
+					uint64_t pages, uint64_t targets,
+					uint64_t *s, size_t n,
+					const struct result_field *f, size_t nf)
+{
+	return (struct result){.bench = bench,
+			       .strategy = strategy,
+			       .pages = pages,
+			       .targets = targets,
+			       .samples = s,
+			       .n = n,
+			       .fields = f,
+			       .nfields = nf};
+}
+
 /* What result records need from the run, and what they add up to. */
 struct result_sink {
 	uint64_t overhead; /* the timer's own cost, subtracted */

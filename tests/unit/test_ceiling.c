@@ -10,29 +10,23 @@
 
 static void test_ranks(void **state)
 {
-	uint64_t lo, hi;
+	/*
+	 * n, lo, hi: none; one; too few for 95% ([1, n]); n = 25: d =
+	 * floor(sqrt(96)) = 9 (the binomial's own 8 and 18); 73: d = 16;
+	 * 100: d = 19.
+	 */
+	static const uint64_t cases[][3] = {{0, 0, 0},	  {1, 1, 1},
+					    {5, 1, 5},	  {25, 8, 18},
+					    {73, 28, 46}, {100, 40, 61}};
 
 	(void)state;
-	ceiling_median_ranks(0, &lo, &hi);
-	assert_int_equal(lo, 0);
-	assert_int_equal(hi, 0);
-	ceiling_median_ranks(1, &lo, &hi);
-	assert_int_equal(lo, 1);
-	assert_int_equal(hi, 1);
-	ceiling_median_ranks(5, &lo, &hi); /* too few for 95%: [1, n] */
-	assert_int_equal(lo, 1);
-	assert_int_equal(hi, 5);
-	/* n = 25: d = floor(sqrt(96)) = 9, lo = 8, hi = 18 (binomial: 8, 18) */
-	ceiling_median_ranks(25, &lo, &hi);
-	assert_int_equal(lo, 8);
-	assert_int_equal(hi, 18);
-	/* n = 73: d = floor(sqrt(280)) = 16, lo = 28, hi = 46 */
-	ceiling_median_ranks(73, &lo, &hi);
-	assert_int_equal(lo, 28);
-	assert_int_equal(hi, 46);
-	ceiling_median_ranks(100, &lo, &hi); /* d = 19: 40 and 61 */
-	assert_int_equal(lo, 40);
-	assert_int_equal(hi, 61);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t lo, hi;
+
+		ceiling_median_ranks(cases[i][0], &lo, &hi);
+		assert_int_equal(lo, cases[i][1]);
+		assert_int_equal(hi, cases[i][2]);
+	}
 }
 
 static struct ceiling_est est(uint64_t p50, uint64_t spread)
