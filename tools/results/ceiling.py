@@ -317,9 +317,10 @@ class Ceiling:
         mean = sum(logs) / len(logs)
         sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
         half = stats.t_quantile(0.05, len(logs) - 1) * sd / math.sqrt(len(logs))
-        lo, hi = math.exp(mean - half), math.exp(mean + half)
+        # Whole pages, rounded outwards: 33 is judged against what is shown.
+        lo, hi = math.floor(math.exp(mean - half)), math.ceil(math.exp(mean + half))
         pos = "above" if hi < LINUX else "below" if lo > LINUX else "inside"
-        s.update(k=f"{math.exp(mean):.0f}", lo=f"{lo:.0f}", hi=f"{hi:.0f}", linux_pos=pos,
+        s.update(k=f"{math.exp(mean):.0f}", lo=str(lo), hi=str(hi), linux_pos=pos,
                  interval=f"t over {len(at)} runs (df {len(at) - 1})" +
                  (f"; {len(off)} more outside the measured K range" if off else ""),
                  k_value=math.exp(mean))
@@ -404,7 +405,12 @@ def draw(plt, ceil, new_figure):
     ax.plot(ks, [e[0] for _, e in curve], marker="o", color="black",
             label=f"{way}: flush K pages one by one (p50)")
     ax.fill_between(ks, [e[1] for _, e in curve], [e[2] for _, e in curve], color="0.8",
-                    label="its median interval")
+                    label="its median interval" + (f" ({ceil.runs[0].name})"
+                                                   if len(ceil.runs) > 1 else ""))
+    for i, (_, o, _) in enumerate(ceil.per_run[1:]):
+        other = o[way]["curve"]
+        ax.plot([k for k, _ in other], [e[0] for _, e in other], color="0.5", linewidth=0.8,
+                label="the other runs (p50)" if i == 0 else None)
     colours = ("tab:blue", "tab:orange", "tab:green", "tab:red")
     for i, (w, s) in enumerate(ceil.pooled(way)):
         c = colours[i % len(colours)]
