@@ -328,6 +328,9 @@ void ceiling_report(void)
 		return; /* neither primitives nor shootdown ran */
 	answer.why_not = "no way had both its flushes and the refill "
 			 "measured (bench=primitives,shootdown)";
+	/* The lines below carry figures: never without the qualifier. */
+	bench_printf("  ceiling: K* [interval] pages per way and W%s%s\n",
+		     nh ? ", " : " (a hardware answer)", nh ? nh : "");
 	report_way(WAY_UNICAST, nh, aw);
 	report_way(WAY_LOCAL, nh, aw);
 	report_way(WAY_BROADCAST, nh, aw);
