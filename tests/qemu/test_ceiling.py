@@ -30,10 +30,14 @@ HW_ENV = {"type": "env", "seq": 0, "hypervisor": None, "rdtsc_trapped": False}
 TCG_ENV = dict(HW_ENV, hypervisor="TCGTCGTCGTCG")
 # The cases of this make check that the delay test reads (cases.tsv).
 CONTROL, DELAYED = "results-ceiling", "results-ceiling-slow"
-DELAY = 200000
-# How far the delayed run's K* may be from the predicted one: the two runs
-# are two launches, whose IPI costs differ by up to about 15% under TCG.
-TOLERANCE = 0.3
+# About 60% of the full flush + refill at W = 512 under TCG: K* falls from
+# 300-500 pages to about 100, a drop larger than launch variance moves it.
+DELAY = 300000
+# How far the delayed run's K* may be from the predicted one: 40% of the
+# larger and 16 pages. The two runs are two launches, and under TCG (loaded
+# by other work) ipi-range's per-page slope differs between launches by up
+# to about 40%; near K* = 1 a few pages are all that is left to tell.
+TOLERANCE_PCT, TOLERANCE_PAGES = 40, 16
 
 
 def rec(bench, strategy, pages, targets, p50, spread, mode=None, **more):
@@ -206,11 +210,16 @@ def fresh_delay_lowers_the_ceiling(test, control_log, delayed_log):
     pc = next(p for p in kc["points"] if p["w"] == w)
     pd = next(p for p in kd["points"] if p["w"] == w)
     pred = predicted(control, delayed, DELAY, w)
-    test.assertEqual((pc["k_where"], pd["k_where"], pred["k_where"]), ("at", "at", "at"),
-                     (pc, pd, pred))
-    test.assertLess(pd["k"], pc["k"], (pc, pd))
-    test.assertLessEqual(abs(pd["k"] - pred["k"]), TOLERANCE * pred["k"],
-                         f"delayed K* {pd['k']}, predicted {pred['k']}, control {pc['k']}")
+    what = f"delayed K* {pd['k']} ({pd['k_where']}), predicted {pred['k']} " \
+        f"({pred['k_where']}), control {pc['k']} ({pc['k_where']})"
+    test.assertLess(ceiling.order((pd["k_where"], pd["k"])),
+                    ceiling.order((pc["k_where"], pc["k"])), what)
+    # Beyond the K measured only where predicted so; "at or below 1" is 1.
+    test.assertEqual(pd["k_where"] == "above", pred["k_where"] == "above", what)
+    if pred["k_where"] != "above":
+        test.assertLessEqual(abs(pd["k"] - pred["k"]),
+                             TOLERANCE_PCT * max(pd["k"], pred["k"]) / 100 +
+                             TOLERANCE_PAGES, what)
 
 
 if __name__ == "__main__":
