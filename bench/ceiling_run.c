@@ -11,9 +11,10 @@
 
 #define MAX_W 4
 
-enum way { WAY_LOCAL, WAY_UNICAST, WAY_BROADCAST, WAYS };
+enum way { WAY_LOCAL, WAY_UNICAST, WAY_BROADCAST, WAY_INVLPGB, WAYS };
 
-static const char *const way_names[WAYS] = {"local", "unicast", "broadcast"};
+static const char *const way_names[WAYS] = {"local", "unicast", "broadcast",
+					    "invlpgb"};
 
 struct noted {
 	bool have;
@@ -30,11 +31,12 @@ static struct {
 	uint32_t w[MAX_W], nw;
 	struct noted refill[MAX_W][2][2]; /* [w][responder][after range] */
 	uint64_t delay;			  /* delay_cycles of a noted record */
+	bool emulated;			  /* an INVLPGB record noted was */
 } cs;
 
 static struct ceiling_answer answer = {
 	.why_not = "the ceiling was not computed (no experiment ran)"};
-static char not_hw[320];
+static char not_hw[320], not_hw_model[400];
 
 static struct ceiling_est est_of(const struct result *r)
 {
@@ -91,6 +93,8 @@ static void note_delay(const struct result *r)
 /* The way of a shootdown record the ceiling uses, or WAYS. */
 static enum way shootdown_way(const struct result *r)
 {
+	if (is(r, "shootdown", "invlpgb") && r->targets == 1 && r->n)
+		return WAY_INVLPGB;
 	if ((!is(r, "shootdown", "ipi-range") &&
 	     !is(r, "shootdown", "ipi-full")) ||
 	    !r->ipi_mode || r->emulated || !r->n)
@@ -106,6 +110,7 @@ static bool is_primitive(const struct result *r)
 {
 	return r->n && (is(r, "primitives", "invlpg-range") ||
 			is(r, "primitives", "cr3-reload") ||
+			is(r, "primitives", "invlpgb-all+tlbsync") ||
 			is(r, "primitives", "refill-after-full") ||
 			is(r, "primitives", "refill-after-range"));
 }
@@ -117,7 +122,7 @@ bool ceiling_uses(const struct result *r)
 
 static void note_shootdown(const struct result *r)
 {
-	bool range = is(r, "shootdown", "ipi-range");
+	bool range = !is(r, "shootdown", "ipi-full");
 	enum way way = shootdown_way(r);
 
 	if (way == WAYS)
@@ -125,6 +130,7 @@ static void note_shootdown(const struct result *r)
 	if (cs.targets[way] && cs.targets[way] != r->targets)
 		return;
 	cs.targets[way] = (uint32_t)r->targets;
+	cs.emulated |= way == WAY_INVLPGB && r->emulated;
 	note_delay(r);
 	if (range)
 		note_k(&cs.curve[way], r);
@@ -143,7 +149,10 @@ void ceiling_note(const struct result *r)
 		note_k(&cs.curve[WAY_LOCAL], r);
 	else if (is(r, "primitives", "cr3-reload"))
 		note(&cs.full[WAY_LOCAL], r);
-	else if (after_full || is(r, "primitives", "refill-after-range")) {
+	else if (is(r, "primitives", "invlpgb-all+tlbsync")) {
+		cs.emulated |= r->emulated;
+		note(&cs.full[WAY_INVLPGB], r);
+	} else if (after_full || is(r, "primitives", "refill-after-range")) {
 		w = w_index(r->pages);
 		if (w >= 0)
 			note(&cs.refill[w][r->targets != 0][!after_full], r);
@@ -157,33 +166,40 @@ void ceiling_set_l2(uint32_t entries, bool from_cpuid)
 	cs.l2_cpuid = from_cpuid;
 }
 
-/* Why this machine's figures are not the hardware's, or NULL. */
-static const char *why_not_hardware(void)
+/*
+ * Why this machine's figures are not the hardware's, into buf, or NULL;
+ * model: the way's INVLPGB is the software model's.
+ */
+static const char *why_not_hardware(char *buf, size_t cap, bool model)
 {
-	size_t n = 0;
+	size_t n = ksnprintf(buf, cap, "not a hardware answer here: ");
+	size_t head = n;
 
-	n += ksnprintf(not_hw, sizeof(not_hw), "not a hardware answer here: ");
 	if (!strcmp(cpu_info.hv_sig, "TCGTCGTCGTCG"))
-		n += ksnprintf(not_hw + n, sizeof(not_hw) - n,
+		n += ksnprintf(buf + n, cap - n,
 			       "QEMU TCG: every time is the emulator's; ");
 	else if (cpu_info.hv_sig[0])
-		n += ksnprintf(not_hw + n, sizeof(not_hw) - n,
+		n += ksnprintf(buf + n, cap - n,
 			       "under a hypervisor (%s): IPIs are "
 			       "virtualized, paging may be shadowed; ",
 			       cpu_info.hv_sig);
 	if (tsc_freq.rdtsc_trapped)
-		n += ksnprintf(not_hw + n, sizeof(not_hw) - n,
+		n += ksnprintf(buf + n, cap - n,
 			       "RDTSC traps: every timestamp costs a VM "
 			       "exit; ");
 	if (cs.delay)
-		n += ksnprintf(not_hw + n, sizeof(not_hw) - n,
+		n += ksnprintf(buf + n, cap - n,
 			       "delay_handler= added %llu cycles to every "
 			       "ipi-range handler; ",
 			       (unsigned long long)cs.delay);
-	if (n <= 28)
+	if (model)
+		n += ksnprintf(buf + n, cap - n,
+			       "INVLPGB is the software model's "
+			       "(invlpgb=emulate): its cost is the model's; ");
+	if (n == head)
 		return NULL;
-	not_hw[n - 2] = '\0'; /* the last "; " */
-	return not_hw;
+	buf[n - 2] = '\0'; /* the last "; " */
+	return buf;
 }
 
 /* The full side of one way and W; false if a refill is missing. */
@@ -218,12 +234,16 @@ static void json_k(struct json *j, const char *key, const char *wkey,
 static const char *why_none(enum way way)
 {
 	if (!cs.curve[way].n)
-		return way == WAY_LOCAL ? "no invlpg-range records (primitives "
-					  "did not run)"
-					: "no ipi-range records in this way";
+		return way == WAY_LOCAL ? "no invlpg-range records "
+					  "(primitives did not run)"
+		       : way == WAY_INVLPGB
+			       ? "no invlpgb records at 1 target "
+				 "(INVLPGB did not run)"
+			       : "no ipi-range records in this way";
 	if (!cs.full[way].have)
-		return way == WAY_LOCAL ? "no cr3-reload record"
-					: "no ipi-full records in this way";
+		return way == WAY_LOCAL	    ? "no cr3-reload record"
+		       : way == WAY_INVLPGB ? "no invlpgb-all+tlbsync record"
+					    : "no ipi-full records in this way";
 	return "no refill records for it (primitives did not run, or had "
 	       "no responder)";
 }
@@ -283,7 +303,8 @@ static void report_way(enum way way, const char *nh, uint32_t aw)
 		if (!full_side(way, i, &f) ||
 		    !ceiling_solve(&cs.curve[way], &f, &s))
 			continue;
-		chosen = !answer.have && i == aw && way != WAY_BROADCAST;
+		chosen = !answer.have && i == aw &&
+			 (way == WAY_UNICAST || way == WAY_LOCAL);
 		json_begin_object(&rec.j, NULL);
 		json_u64(&rec.j, "w", cs.w[i]);
 		json_u64(&rec.j, "full_p50", s.full.p50);
@@ -313,14 +334,19 @@ static void report_way(enum way way, const char *nh, uint32_t aw)
 		json_str(&rec.j, "why_not", why_none(way));
 		ksnprintf(line + n, sizeof(line) - n, " none: %s",
 			  why_none(way));
-	}
+	} else if (way == WAY_INVLPGB && cs.emulated)
+		ksnprintf(line + n, sizeof(line) - n,
+			  " (the software model's "
+			  "INVLPGB)");
 	record_end(&rec);
 	bench_printf("%s\n", line);
 }
 
 void ceiling_report(void)
 {
-	const char *nh = why_not_hardware();
+	const char *nh = why_not_hardware(not_hw, sizeof(not_hw), false);
+	const char *nh_model = why_not_hardware(
+		not_hw_model, sizeof(not_hw_model), cs.emulated);
 	uint32_t aw = answer_w();
 	const struct ceiling_solution *s = &answer.s;
 
@@ -334,6 +360,7 @@ void ceiling_report(void)
 	report_way(WAY_UNICAST, nh, aw);
 	report_way(WAY_LOCAL, nh, aw);
 	report_way(WAY_BROADCAST, nh, aw);
+	report_way(WAY_INVLPGB, nh_model, aw);
 	if (!answer.have) {
 		report_info("ceiling: no answer: %s", answer.why_not);
 		return;

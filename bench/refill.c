@@ -19,6 +19,7 @@
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "lib/printf.h"
+#include "mm/invlpgb.h"
 #include "mm/vm.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
@@ -168,6 +169,39 @@ static void local_curve(struct bench_ctx *ctx, uint64_t *s, unsigned n)
 	bench_printf("%s pages\n", line);
 }
 
+/*
+ * INVLPGB of every non-global entry + TLBSYNC, as Linux's
+ * invlpgb_flush_all_nonglobals(): the INVLPGB way's full flush, timed
+ * after a few pages were read (the model's, records marked emulated,
+ * under invlpgb=emulate). Nothing where INVLPGB does not run.
+ */
+static void invlpgb_full(struct bench_ctx *ctx, uint64_t *s, unsigned n)
+{
+	struct invlpgb_caps caps = {.pcide = cpu_info.pcid};
+	struct invlpgb_req req = {.all_va = true};
+	struct invlpgb_regs r;
+	struct result res;
+
+	if (!bench_invlpgb_planned(&ctx->invlpgb))
+		return;
+	caps.max_pages = bench_invlpgb_planned_pages(&ctx->invlpgb);
+	if (invlpgb_encode(&req, &caps, &r))
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t t0;
+
+		touch(0, 16, 1);
+		t0 = rdtsc_ordered();
+		invlpgb(r.rax, r.ecx, r.edx);
+		tlbsync();
+		s[i] = rdtsc_ordered() - t0;
+	}
+	res = result_make("primitives", "invlpgb-all+tlbsync", 0, 0, s, n, NULL,
+			  0);
+	res.emulated = ctx->invlpgb.model_on;
+	result_emit(&ctx->records, &res);
+}
+
 /* Both series of one W on one CPU (cpu 0: here); false if it stopped. */
 static bool series(struct bench_ctx *ctx, uint32_t w, unsigned cpu,
 		   const char *dist, uint64_t *s, unsigned n)
@@ -236,6 +270,7 @@ void refill_run(struct bench_ctx *ctx, unsigned samples)
 		     REFILL_RANGE, l2,
 		     cpuid_l2 ? "CPUID 0x80000006" : "assumed: CPUID has none");
 	local_curve(ctx, s, n);
+	invlpgb_full(ctx, s, n);
 	for (unsigned i = 0; i < nw && ok; i++) {
 		ok = series(ctx, ws[i], 0, NULL, s, n);
 		if (ok && cpu)

@@ -295,7 +295,7 @@ SUMMARY_FIELDS = {
 # the experiments, each point a working set's K* and its interval.
 CEILING_WHERE = ("at", "below", "above")
 CEILING_FIELDS = {
-    "way": want_choice("local", "unicast", "broadcast"),
+    "way": want_choice("local", "unicast", "broadcast", "invlpgb"),
     "targets": want_int(0),
     "linux": want_int(1),
     "l2_tlb": want_int(1),

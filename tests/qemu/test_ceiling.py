@@ -51,10 +51,12 @@ def rec(bench, strategy, pages, targets, p50, spread, mode=None, **more):
     return r
 
 
-def records(per_page=200, base=3000, refill=18000, spread_pct=1, env=HW_ENV, ws=(16, 512)):
+def records(per_page=200, base=3000, refill=18000, spread_pct=1, env=HW_ENV, ws=(16, 512),
+            invlpgb=False):
     """One run: unicast ipi-range costs base + per_page x K, ipi-full 5000, a
     refill of `refill` extra cycles at the largest W (on each CPU), local
-    INVLPG 100 a page and CR3 500."""
+    INVLPG 100 a page and CR3 500; with invlpgb, the model's INVLPGB
+    (emulated): 20000 + 500 x K, its full flush 30000."""
     sp = lambda v: v * spread_pct // 100  # noqa: E731
     out = [dict(env)]
     for k in KS:
@@ -71,6 +73,12 @@ def records(per_page=200, base=3000, refill=18000, spread_pct=1, env=HW_ENV, ws=
         c = base + per_page * k
         out.append(rec("shootdown", "ipi-range", k, 1, c, sp(c), "unicast"))
         out.append(rec("shootdown", "ipi-full", k, 1, 5000, sp(5000), "unicast"))
+        if invlpgb:
+            c = 20000 + 500 * k
+            out.append(rec("shootdown", "invlpgb", k, 1, c, sp(c), emulated=True))
+    if invlpgb:
+        out.append(rec("primitives", "invlpgb-all+tlbsync", 0, 0, 30000, sp(30000),
+                       emulated=True))
     return out
 
 
@@ -146,6 +154,18 @@ class Synthetic(unittest.TestCase):
         self.assertTrue(c.qualifier().startswith("not a hardware answer here: QEMU TCG"))
         self.assertIn("(not a hardware answer here: QEMU TCG)", c.render())
         self.assertFalse(c.as_json()["hardware_answer"])
+
+    def test_invlpgb_way_says_its_model(self):
+        # 30000 + 2 x 18000 = 66000 = 20000 + 500 x 92.
+        c = ceiling.Ceiling(self.runs(records(invlpgb=True)))
+        self.assertEqual(c.why, [])
+        (w, s), = [p for p in c.pooled("invlpgb") if p[0] == 512]
+        self.assertEqual(s["k"], "92")
+        text = c.render()
+        self.assertRegex(text, r"(?m)^ +invlpgb W 512: .*\(not a hardware answer here: "
+                         r"INVLPGB emulated\)$")
+        self.assertRegex(text, r"(?m)^ +unicast W 512: .*the answer$")
+        self.assertEqual(c.answer()[0], "unicast")
 
     def test_no_data(self):
         recs = [r for r in records() if r.get("bench") != "primitives"]

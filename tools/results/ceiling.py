@@ -28,8 +28,9 @@ import stats
 from answer import NOT_HARDWARE, caveats
 
 LINUX = 33          # tlb_single_page_flush_ceiling
-WAYS = ("unicast", "local", "broadcast")
-PRIMITIVES = ("invlpg-range", "cr3-reload", "refill-after-full", "refill-after-range")
+WAYS = ("unicast", "local", "broadcast", "invlpgb")
+PRIMITIVES = ("invlpg-range", "cr3-reload", "invlpgb-all+tlbsync", "refill-after-full",
+              "refill-after-range")
 MAX_W = 4           # the guest notes at most 4 working sets
 MAX_K = 16          # and at most 16 page counts a curve
 AT, BELOW, ABOVE = "at", "below", "above"
@@ -48,7 +49,11 @@ def est(rec):
 def shootdown_way(rec):
     """The way of a shootdown record the ceiling uses, or None (as the
     guest's shootdown_way())."""
-    if rec.get("bench") != "shootdown" or rec.get("strategy") not in ("ipi-range", "ipi-full"):
+    if rec.get("bench") != "shootdown":
+        return None
+    if rec.get("strategy") == "invlpgb" and rec.get("targets") == 1 and rec.get("samples"):
+        return "invlpgb"
+    if rec.get("strategy") not in ("ipi-range", "ipi-full"):
         return None
     if not rec.get("ipi_mode") or rec.get("emulated") or not rec.get("samples"):
         return None
@@ -72,6 +77,7 @@ class Inputs:
         self.l2 = None
         self.delay = 0
         self.records = []                       # the records it rests on
+        self.by_way = {w: [] for w in WAYS}     # those of each way's own flushes
         self.missing_interval = False
         for rec in run.results():
             self.note(rec)
@@ -101,8 +107,13 @@ class Inputs:
         if prim:
             if s == "invlpg-range":
                 self.note_k("local", rec, e)
+                self.by_way["local"].append(rec)
             elif s == "cr3-reload":
                 self.full.setdefault("local", e)
+                self.by_way["local"].append(rec)
+            elif s == "invlpgb-all+tlbsync":
+                self.full.setdefault("invlpgb", e)
+                self.by_way["invlpgb"].append(rec)
             else:
                 w = rec.get("pages")
                 if w not in self.ws:
@@ -117,9 +128,10 @@ class Inputs:
         if self.targets.get(way) not in (None, rec.get("targets")):
             return
         self.targets[way] = rec.get("targets")
+        self.by_way[way].append(rec)
         if rec.get("delay_cycles"):
             self.delay = rec["delay_cycles"]
-        if s == "ipi-range":
+        if s != "ipi-full":
             self.note_k(way, rec, e)
         else:
             self.full.setdefault(way, e)
@@ -140,11 +152,13 @@ class Inputs:
     def why_none(self, way):
         """As the guest's why_none()."""
         if not self.curve[way]:
-            return "no invlpg-range records (primitives did not run)" if way == "local" \
-                else "no ipi-range records in this way"
+            return {"local": "no invlpg-range records (primitives did not run)",
+                    "invlpgb": "no invlpgb records at 1 target (INVLPGB did not run)"}.get(
+                        way, "no ipi-range records in this way")
         if way not in self.full:
-            return "no cr3-reload record" if way == "local" else \
-                "no ipi-full records in this way"
+            return {"local": "no cr3-reload record",
+                    "invlpgb": "no invlpgb-all+tlbsync record"}.get(
+                        way, "no ipi-full records in this way")
         return "no refill records for it (primitives did not run, or had no responder)"
 
     def answer_w(self):
@@ -240,7 +254,7 @@ def run_ceiling(run):
             if side is None or not inp.curve[way]:
                 continue
             p = dict(w=w, **solve(inp.curve[way], side))
-            if chosen is None and w == aw and way != "broadcast":
+            if chosen is None and w == aw and way in ("unicast", "local"):
                 chosen = (way, w)
                 p["answer"] = True
             points.append(p)
@@ -262,8 +276,13 @@ class Ceiling:
     def __init__(self, runs):
         self.runs = runs
         self.per_run = [run_ceiling(r) for r in runs]
-        recs = [rec for inp, _, _ in self.per_run for rec in inp.records]
+        # INVLPGB's own records only for its way: the model's cost is its.
+        recs = [rec for inp, _, _ in self.per_run for rec in inp.records
+                if not rec.get("emulated")]
         self.why = caveats(runs, recs)
+        self.why_way = {way: caveats(runs, recs + [r for inp, _, _ in self.per_run
+                                                   for r in inp.by_way[way]])
+                        for way in WAYS}
         self.missing_interval = any(inp.missing_interval for inp, _, _ in self.per_run)
 
     def qualifier(self):
@@ -354,9 +373,11 @@ class Ceiling:
                 at33 = "" if s["range33"] is None else \
                     f"; at 33: one by one {s['range33']:,.0f} cyc, full + refill " \
                     f"{s['full']:,.0f} cyc"
+                extra = [t for t, _ in self.why_way[way] if (t, _) not in self.why]
                 out.append(f"  {way} W {w}: K* {s['k']} [{s['lo']}, {s['hi']}] "
                            f"({s['interval']}); 33 is {s['linux_pos']}{at33}"
-                           + ("  <- the answer" if s["answer"] else ""))
+                           + ("  <- the answer" if s["answer"] else "")
+                           + (f" ({NOT_HARDWARE}{', '.join(extra)})" if extra else ""))
         ans = self.answer()
         if ans:
             way, w, s = ans
@@ -382,6 +403,8 @@ class Ceiling:
         return {"linux": LINUX, "runs": len(self.runs), "no_data": self.no_data(),
                 "hardware_answer": not self.why and not self.no_data(),
                 "not_hardware": [{"tag": t, "why": w} for t, w in self.why],
+                "not_hardware_by_way": {way: [{"tag": t, "why": w} for t, w in why]
+                                        for way, why in self.why_way.items()},
                 "ways": {way: [dict(w=w, **s) for w, s in self.pooled(way)] for way in WAYS},
                 "answer": None if not ans else dict(way=ans[0], w=ans[1], **ans[2]),
                 "per_run": [{way: {k: v for k, v in o[way].items() if k != "curve"}
