@@ -70,6 +70,7 @@ struct plan_costs {
 	uint64_t invlpg;       /* INVLPG of a present entry */
 	uint64_t page_copy;    /* copying one 4 KiB page */
 	uint32_t responders;   /* CPUs online but the initiator */
+	uint32_t l2_tlb;       /* L2 TLB 4 KiB entries: the refill's sets */
 };
 
 struct plan_shootdown {
@@ -155,7 +156,14 @@ uint64_t plan_flushloop_cycles(const struct plan_flushloop *fl,
  */
 void plan_make(struct plan *p, const struct plan_costs *c);
 
-/* primitives: a handful of local ops and round trips per distance class. */
+/* Samples of each refill series (bench/refill.c): its sets are large. */
+#define PLAN_REFILL_SAMPLES 25
+
+/*
+ * primitives: a handful of local ops and round trips per distance class,
+ * and the refill measurement, whose working sets are 16, c->l2_tlb and
+ * twice that pages.
+ */
 uint64_t plan_primitives_cycles(uint32_t samples, uint32_t classes,
 				const struct plan_costs *c);
 

@@ -211,8 +211,19 @@ uint64_t plan_flushloop_cycles(const struct plan_flushloop *fl,
 uint64_t plan_primitives_cycles(uint32_t samples, uint32_t classes,
 				const struct plan_costs *c)
 {
-	return (uint64_t)samples *
-	       (8 * (c->cr3 + c->invlpg) + 4 * c->ipi_one * (classes + 1));
+	uint64_t n =
+		samples < PLAN_REFILL_SAMPLES ? samples : PLAN_REFILL_SAMPLES;
+	uint64_t pages = 16 + 3 * (uint64_t)c->l2_tlb;
+
+	/*
+	 * The refill: of a sample's reads only the timed ones after a full
+	 * flush miss (and the preloads beyond the L2 TLB), about 4 misses a
+	 * page over its 4 series; its local curve's 652 INVLPGs and the
+	 * INVLPGB full flush; a round trip for each remote sample.
+	 */
+	return (uint64_t)samples * (8 * (c->cr3 + c->invlpg) +
+				    4 * c->ipi_one * (classes + 1)) +
+	       n * (4 * pages * c->touch + 4 * c->ipi_one + 653 * c->invlpg);
 }
 
 /* x * num / den, in two steps: no 128-bit division in the kernel. */

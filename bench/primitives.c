@@ -404,10 +404,8 @@ void primitives_plan_shape(const struct bench_params *p,
 			   const struct plan_costs *costs, struct plan *plan)
 {
 	(void)ctx;
-	plan->primitives_cycles =
-		plan_primitives_cycles(p->samples, smp_classes_present(),
-				       costs) +
-		refill_plan_cycles(p->samples, costs);
+	plan->primitives_cycles = plan_primitives_cycles(
+		p->samples, smp_classes_present(), costs);
 }
 
 void primitives_run(const struct bench_params *p, struct bench_ctx *ctx)

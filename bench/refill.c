@@ -39,7 +39,7 @@ static uint32_t l2; /* L2 TLB entries, for the records */
 static unsigned mapped;
 
 /* L2 DTLB 4 KiB entries: CPUID 0x80000006 EBX[27:16] (AMD, Hygon). */
-static uint32_t l2_tlb(bool *from_cpuid)
+uint32_t refill_l2_tlb(bool *from_cpuid)
 {
 	uint32_t n = 0;
 
@@ -254,7 +254,7 @@ void refill_run(struct bench_ctx *ctx, unsigned samples)
 
 	if (!s)
 		return;
-	l2 = l2_tlb(&cpuid_l2);
+	l2 = refill_l2_tlb(&cpuid_l2);
 	pick_ws(l2);
 	ceiling_set_l2(l2, cpuid_l2);
 	if (!map_region(2 * ws[nw - 1] + REFILL_MAX_K)) {
@@ -283,19 +283,4 @@ void refill_run(struct bench_ctx *ctx, unsigned samples)
 		report_check(ok, "primitives: refill on a responder",
 			     "cpu %u (%s) stopped answering", cpu, dist);
 	bench_free(s, n);
-}
-
-uint64_t refill_plan_cycles(unsigned samples, const struct plan_costs *c)
-{
-	uint64_t n = samples < REFILL_SAMPLES ? samples : REFILL_SAMPLES;
-	bool cpuid_l2;
-	uint64_t pages = 16 + 3 * (uint64_t)l2_tlb(&cpuid_l2);
-
-	/*
-	 * Of a sample's reads only the timed ones after a full flush miss
-	 * (and the preloads beyond the L2 TLB): about 4 misses a page over
-	 * the 4 series; the local curve's 652 INVLPGs; a round trip for
-	 * each remote sample.
-	 */
-	return n * (4 * pages * c->touch + 4 * c->ipi_one + 652 * c->invlpg);
 }

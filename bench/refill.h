@@ -9,17 +9,21 @@
 #ifndef BENCH_REFILL_H
 #define BENCH_REFILL_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include "bench/plan.h"
 
 struct bench_ctx;
-struct plan_costs;
 
 /* Samples of each refill series: few, its working sets are large. */
-#define REFILL_SAMPLES 25
+#define REFILL_SAMPLES PLAN_REFILL_SAMPLES
 
 void refill_run(struct bench_ctx *ctx, unsigned samples);
 
-/* Its estimate for the time budget, in cycles. */
-uint64_t refill_plan_cycles(unsigned samples, const struct plan_costs *c);
+/*
+ * The L2 TLB's 4 KiB entries the working sets are sized by (the time
+ * budget's costs too): CPUID 0x80000006, else assumed (*from_cpuid false).
+ */
+uint32_t refill_l2_tlb(bool *from_cpuid);
 
 #endif

@@ -420,6 +420,25 @@ static void test_default_suite_on_a_server(void **state)
 	assert_int_equal(p.sd.ntargets, 9);
 }
 
+/* primitives counts the refill: 4 reads a page of its sets, 25 samples. */
+static void test_primitives_counts_the_refill(void **state)
+{
+	struct plan_costs c = tcg4;
+	uint64_t none, l2;
+
+	(void)state;
+	c.touch = 1000;
+	none = plan_primitives_cycles(200, 1, &c);
+	c.l2_tlb = 512;
+	l2 = plan_primitives_cycles(200, 1, &c);
+	assert_int_equal(l2 - none, 25ull * 4 * 3 * 512 * 1000);
+	/* Fewer samples than a refill series has: those. */
+	assert_int_equal(
+		plan_primitives_cycles(10, 1, &c) -
+			(10ull * (8 * (20000 + 3000) + 4 * 40000 * 2)),
+		10ull * (4 * (16 + 3 * 512) * 1000 + 4 * 40000 + 653 * 3000));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_tiny_budget_stops_at_minimums),
 		cmocka_unit_test(test_costs_at_more_cpus),
 		cmocka_unit_test(test_default_suite_on_a_server),
+		cmocka_unit_test(test_primitives_counts_the_refill),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
