@@ -174,16 +174,19 @@ def cmd_compare(args, ap):
 
 
 def cmd_answer(args, allow_reexec):
-    """answer: the crossover map."""
+    """answer: the crossover map and the seeds' claims."""
     import answer
-    ans = answer.Answer(load_all(args.files), ipi=args.ipi, invlpgb=args.invlpgb,
+    import findings
+    runs = load_all(args.files)
+    ans = answer.Answer(runs, ipi=args.ipi, invlpgb=args.invlpgb,
                         alpha=args.alpha, threshold=args.threshold)
+    claims = findings.Claims(runs, confidence=1 - args.alpha)
     if args.json:
-        print(json.dumps(ans.as_json(), indent=1))
+        print(json.dumps(dict(ans.as_json(), claims=claims.as_json()), indent=1))
     elif args.markdown:
-        sys.stdout.write(ans.markdown())
+        sys.stdout.write(ans.markdown() + claims.markdown())
     else:
-        print(ans.render())
+        print(ans.render() + "\n" + claims.render())
     if args.plot:
         import plots
         try:
