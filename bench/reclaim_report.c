@@ -13,8 +13,6 @@
 #include "mm/layout.h"
 #include "smp/percpu.h"
 
-#define GIB (1ull << 30)
-
 /* The run of strategy s in batches of batch, if it ran; else NULL. */
 static const struct rc_run *result_of(const struct rc_run *runs, size_t n,
 				      enum rc_strategy s, unsigned batch)

@@ -12,6 +12,7 @@ Run alone: python3 tests/qemu/test_results.py (FreshLogs then skips).
 """
 
 import io
+import json
 import os
 import re
 import shutil
@@ -37,6 +38,7 @@ import cli  # noqa: E402
 import answer  # noqa: E402
 import hist  # noqa: E402
 import results_synth as synth  # noqa: E402
+import findings  # noqa: E402
 import stats  # noqa: E402
 import verdicts  # noqa: E402
 from runs import load, load_all  # noqa: E402
@@ -62,6 +64,9 @@ SAME_CASES = (SAME_A[0], SAME_B[0])
 # Where the delayed runs did not run in this invocation, the slowdown is
 # synthetic: SAME_A's records with histograms drawn 3x slower for ipi-range.
 DELAY_CASES = ("results-slow", "results-slow-2", "results-slow-3")
+# A small run of every experiment with the INVLPGB model, and the same
+# with the ipi-linux responders delayed: the findings (cases.tsv).
+FINDINGS_CASES = ("results-findings", "results-findings-delay")
 
 
 def run_cli(argv):
@@ -730,6 +735,70 @@ class FreshLogs(unittest.TestCase):
         status, out, _ = run_cli(["answer"] + logs)
         self.assertEqual(status, 0, out)
         self.assertRegex(out, r"(?m)^frontier: no data: no invlpgb records in the runs")
+
+    def test_guest_and_host_findings_agree(self):
+        """Every fresh log's findings record is what findings.py decides
+        from that log's records."""
+        self.need(*FINDINGS_CASES)
+        checked = 0
+        for name, log in sorted(FRESH.items()):
+            run = load(log)
+            guest = findings.guest_findings(run)
+            if guest is None:
+                continue
+            with self.subTest(case=name):
+                self.assertEqual(guest, findings.run_findings(run))
+                checked += 1
+        self.assertGreaterEqual(checked, len(FINDINGS_CASES))
+
+    def test_findings_mark_what_this_machine_cannot_answer(self):
+        log, = self.need(FINDINGS_CASES[0])
+        run = load(log)
+        got = findings.guest_findings(run)
+        # Single-threaded TCG: every finding that times something says so.
+        self.assertIn("QEMU TCG", got["crossover"]["not_hardware"])
+        self.assertIn("INVLPGB emulated", got["crossover"]["not_hardware"])
+        self.assertIn("QEMU TCG", got["worker_loss"]["not_hardware"])
+        self.assertIn("QEMU TCG", got["throughput"]["not_hardware"])
+        # Counts are an answer anywhere.
+        self.assertEqual(got["interrupts"]["per_page_per_gib"],
+                         got["interrupts"]["seed_per_page_per_gib"])
+        status, out, _ = run_cli(["answer", "--json", log])
+        self.assertEqual(status, 0, out)
+        ans = json.loads(out)
+        self.assertEqual(len(ans["cells"]), got["crossover"]["cells"])
+        cells = [r for r in run.results("shootdown") if r.get("strategy") == "invlpgb"]
+        self.assertTrue(cells and all(r.get("emulated") for r in cells))
+        self.assertFalse(ans["hardware_answer"])
+
+    def test_handler_delay_moves_the_crossover(self):
+        """delay_handler=ipi-linux:D makes every ipi-linux flush wait at
+        least D cycles for a responder (and at most D per target, were the
+        responders served one after another), so ipi-linux's p50 grows by
+        D to targets x D, and INVLPGB (whose cost under the model is far
+        below D) must win from the fewest targets at every page count."""
+        control, delayed = (load(p) for p in self.need(*FINDINGS_CASES))
+        d = 2000000
+        base = {(r["pages"], r["targets"]): r["p50"] for r in control.results("shootdown")
+                if r["strategy"] == "ipi-linux"}
+        inv = [r["p50"] for r in control.results("shootdown") if r["strategy"] == "invlpgb"]
+        self.assertLess(max(inv), d // 4, "the model's INVLPGB is not far below the delay")
+        for r in delayed.results("shootdown"):
+            if r["strategy"] != "ipi-linux":
+                continue
+            key = (r["pages"], r["targets"])
+            with self.subTest(cell=key):
+                self.assertEqual(r.get("delay_cycles"), d)
+                grew = r["p50"] - base[key]
+                self.assertGreaterEqual(grew, d * 9 // 10)
+                self.assertLessEqual(grew, d * r["targets"] + d // 2)
+        fewest = min(t for _, t in base)
+        front = findings.guest_findings(delayed)["crossover"]["frontier"]
+        self.assertTrue(front)
+        self.assertEqual({f["lean_from"] for f in front}, {fewest})
+        ctl = findings.guest_findings(control)["crossover"]["frontier"]
+        for a, b in zip(front, ctl):
+            self.assertTrue(b["lean_from"] is None or a["lean_from"] <= b["lean_from"])
 
     def test_plot(self):
         name = "full-q35-4cpu" if "full-q35-4cpu" in FRESH else SAME_CASES[0]
