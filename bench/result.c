@@ -142,5 +142,6 @@ void result_emit(struct result_sink *sink, struct result *r)
 		bench_free(copy, r->n);
 	}
 	protocol_overhead_note(&sink->po, r);
+	findings_note(&sink->findings, r);
 	ceiling_note(r);
 }

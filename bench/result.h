@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "bench/findings.h"
 #include "bench/protocol_overhead.h"
 #include "bench/stats.h"
 
@@ -59,6 +60,7 @@ struct result_sink {
 	uint64_t overhead; /* the timer's own cost, subtracted */
 	bool raw;	   /* raw=on: every sample, in raw records */
 	struct protocol_overhead po;
+	struct findings_book findings; /* every record, for the findings */
 };
 
 /* Computes the statistics (overhead subtracted) and prints the record. */

@@ -121,5 +121,7 @@ void bench_run(void)
 	xcall_lost_report();
 	if (ap_fault)
 		inject_ap_check(&params);
+	if (nr_selected())
+		findings_report(&ctx.records.findings);
 	bench_invlpgb_fini(&ctx.invlpgb);
 }

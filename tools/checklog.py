@@ -16,7 +16,9 @@ What is checked:
     tsc_source, rdtsc_trapped agrees with rdtsc_cycles, idle is what
     idle_requested can give; the fields of later builds are checked where
     present); "result", "tick" and "fault" records have theirs (a result
-    carries the env's idle wherever the env has one); the last record is "summary", and its counts agree with the
+    carries the env's idle wherever the env has one); at most one "findings"
+    record, with its fields, after every result record; the last record is
+    "summary", and its counts agree with the
     PASS/FAIL/SKIP lines and with the number of records before it.
   - Where the plan record names its runs: every planned run has its result
     record, and each shootdown and reclaim record's counts follow from its
@@ -285,6 +287,23 @@ FAULT_FIELDS = {
     "vector": want_int(0),
     "rip": want_hex_or_int,
 }
+_CAVEATS = {"not_hardware": lambda v: None if isinstance(v, list) and
+             all(isinstance(x, str) and x for x in v) else "must be a list of tags"}
+FINDINGS_FIELDS = {
+    "records": want_int(0),
+    "records_dropped": want_int(0),
+    "crossover": want_object(dict(_CAVEATS, ipi=want_str(nonempty=True),
+                                  invlpgb=want_str(nonempty=True), cells=want_int(0),
+                                  frontier=lambda v: None if isinstance(v, list) else
+                                  "must be a list", linux_slower=want_int(0))),
+    "interrupts": lambda v: None if v is None else want_object({
+        k: want_int(0) for k in ("targets", "per_page_per_gib", "batch512_per_gib",
+                                 "seed_per_page_per_gib", "seed_batch512_per_gib")})(v),
+    "worker_loss": want_object(_CAVEATS),
+    "throughput": want_object(dict(_CAVEATS, ipi=want_str(nonempty=True),
+                                   rows=lambda v: None if isinstance(v, list) else
+                                   "must be a list")),
+}
 SUMMARY_FIELDS = {
     "passed": want_int(0),
     "failed": want_int(0),
@@ -520,6 +539,7 @@ def check_records(rep):
         return
     dist = DIST_SINCE_FIELD in recs[0] and recs[0].get("type") == "env"
     raws = {}
+    findings = []
     if recs[0].get("type") != "env":
         rep.problem(recs[0]["_line"], f"first record is {recs[0].get('type')!r}, not 'env'")
     for rec in recs:
@@ -541,6 +561,9 @@ def check_records(rep):
         elif kind == "result":
             for p in check_result(rec, dist) + check_result_idle(rec, rep.env):
                 rep.problem(n, f"result: {p}")
+            if findings:
+                rep.problem(n, "a result record after the findings record (they are "
+                            "decided from every result before them)")
         elif kind == "raw":
             for p in check_fields(rec, RAW_FIELDS):
                 rep.problem(n, f"raw: {p}")
@@ -555,6 +578,12 @@ def check_records(rep):
         elif kind == "fault":
             for p in check_fields(rec, FAULT_FIELDS):
                 rep.problem(n, f"fault: {p}")
+        elif kind == "findings":
+            for p in check_fields(rec, FINDINGS_FIELDS):
+                rep.problem(n, f"findings: {p}")
+            if findings:
+                rep.problem(n, "a second findings record")
+            findings.append(rec)
         elif kind == "summary":
             later = {k: v for k, v in SUMMARY_LATER_FIELDS.items() if k in rec}
             for p in check_fields(rec, dict(SUMMARY_FIELDS, **later)):

@@ -31,7 +31,8 @@ unit_tests.kernel := config multiboot report smbios tsc_estimate spinlock \
 unit_tests.mm := pmm pt invlpgb
 unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
 	barrier cpucount
-unit_tests.bench := stats hist params table plan reclaim_counts ceiling
+unit_tests.bench := stats hist params table plan reclaim_counts findings \
+	ceiling
 
 unit_srcs.kstring := lib/kstring.c
 unit_srcs.json := lib/json.c
@@ -71,6 +72,8 @@ unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
 unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
 	lib/muldiv.c lib/kstring.c
 unit_srcs.plan := bench/plan.c bench/plan_cost.c lib/printf.c lib/kstring.c
+unit_srcs.findings := bench/findings_calc.c bench/stats.c \
+	kernel/tsc_estimate.c lib/muldiv.c
 
 # Portable files no host test can link (lib/string.c would clash with the
 # C library's own memcpy and the rest): built freestanding only.

@@ -176,19 +176,22 @@ def cmd_compare(args, ap):
 
 
 def cmd_answer(args, allow_reexec):
-    """answer: the crossover map."""
+    """answer: the crossover map and the seeds' claims."""
     import answer
     import ceiling
+    import findings
     runs = load_all(args.files)
     ans = answer.Answer(runs, ipi=args.ipi, invlpgb=args.invlpgb,
                         alpha=args.alpha, threshold=args.threshold)
     ceil = ceiling.Ceiling(runs)
+    claims = findings.Claims(runs, confidence=1 - args.alpha)
     if args.json:
-        print(json.dumps(dict(ans.as_json(), ceiling=ceil.as_json()), indent=1))
+        print(json.dumps(dict(ans.as_json(), ceiling=ceil.as_json(), claims=claims.as_json()),
+                         indent=1))
     elif args.markdown:
-        sys.stdout.write(ans.markdown() + ceil.markdown())
+        sys.stdout.write(ans.markdown() + ceil.markdown() + claims.markdown())
     else:
-        print(ans.render() + "\n" + ceil.render())
+        print(ans.render() + "\n" + ceil.render() + "\n" + claims.render())
     if args.plot:
         import plots
         try:
