@@ -350,8 +350,14 @@ void ceiling_report(void)
 	uint32_t aw = answer_w();
 	const struct ceiling_solution *s = &answer.s;
 
-	if (!cs.nw && !cs.curve[WAY_UNICAST].n && !cs.curve[WAY_LOCAL].n)
-		return; /* neither primitives nor shootdown ran */
+	if (!cs.nw) {
+		/* No refill (primitives did not run): one line, no records. */
+		answer.why_not = "no refill records: primitives did not run";
+		if (cs.curve[WAY_UNICAST].n || cs.curve[WAY_INVLPGB].n ||
+		    cs.curve[WAY_BROADCAST].n)
+			report_info("ceiling: no answer: %s", answer.why_not);
+		return;
+	}
 	answer.why_not = "no way had both its flushes and the refill "
 			 "measured (bench=primitives,shootdown)";
 	/* The lines below carry figures: never without the qualifier. */
