@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The flush ceiling of this run (bench/ceiling_run.h). */
 #include "bench/ceiling_run.h"
+#include "bench/findings.h"
 #include "bench/progress.h"
 #include "bench/result.h"
 #include "kernel/cpu.h"
@@ -167,39 +168,23 @@ void ceiling_set_l2(uint32_t entries, bool from_cpuid)
 }
 
 /*
- * Why this machine's figures are not the hardware's, into buf, or NULL;
+ * Why this machine's figures are not the hardware's (bench/findings.h);
  * model: the way's INVLPGB is the software model's.
  */
+static unsigned int caveats_of(bool model)
+{
+	struct findings_machine m;
+
+	findings_machine_here(&m);
+	return findings_timing_caveats(&m) | (cs.delay ? FC_DELAYED : 0) |
+	       (model ? FC_EMULATED : 0);
+}
+
+/* The caveats in words into buf, or NULL for none. */
 static const char *why_not_hardware(char *buf, size_t cap, bool model)
 {
-	size_t n = ksnprintf(buf, cap, "not a hardware answer here: ");
-	size_t head = n;
-
-	if (!strcmp(cpu_info.hv_sig, "TCGTCGTCGTCG"))
-		n += ksnprintf(buf + n, cap - n,
-			       "QEMU TCG: every time is the emulator's; ");
-	else if (cpu_info.hv_sig[0])
-		n += ksnprintf(buf + n, cap - n,
-			       "under a hypervisor (%s): IPIs are "
-			       "virtualized, paging may be shadowed; ",
-			       cpu_info.hv_sig);
-	if (tsc_freq.rdtsc_trapped)
-		n += ksnprintf(buf + n, cap - n,
-			       "RDTSC traps: every timestamp costs a VM "
-			       "exit; ");
-	if (cs.delay)
-		n += ksnprintf(buf + n, cap - n,
-			       "delay_handler= added %llu cycles to every "
-			       "ipi-range handler; ",
-			       (unsigned long long)cs.delay);
-	if (model)
-		n += ksnprintf(buf + n, cap - n,
-			       "INVLPGB is the software model's "
-			       "(invlpgb=emulate): its cost is the model's; ");
-	if (n == head)
-		return NULL;
-	buf[n - 2] = '\0'; /* the last "; " */
-	return buf;
+	findings_caveats_text(caveats_of(model), buf, cap);
+	return buf[0] ? buf : NULL;
 }
 
 /* The full side of one way and W; false if a refill is missing. */
@@ -224,8 +209,8 @@ static bool full_side(enum way way, uint32_t w, struct ceiling_full_side *f)
 	return true;
 }
 
-static void json_k(struct json *j, const char *key, const char *wkey,
-		   struct ceiling_k k)
+void ceiling_json_k(struct json *j, const char *key, const char *wkey,
+		    struct ceiling_k k)
 {
 	json_u64(j, key, k.k);
 	json_str(j, wkey, ceiling_where_name(k.where));
@@ -310,9 +295,9 @@ static void report_way(enum way way, const char *nh, uint32_t aw)
 		json_u64(&rec.j, "full_p50", s.full.p50);
 		json_u64(&rec.j, "full_lo", s.full.lo);
 		json_u64(&rec.j, "full_hi", s.full.hi);
-		json_k(&rec.j, "k", "k_where", s.kstar);
-		json_k(&rec.j, "k_lo", "k_lo_where", s.lo);
-		json_k(&rec.j, "k_hi", "k_hi_where", s.hi);
+		ceiling_json_k(&rec.j, "k", "k_where", s.kstar);
+		ceiling_json_k(&rec.j, "k_lo", "k_lo_where", s.lo);
+		ceiling_json_k(&rec.j, "k_hi", "k_hi_where", s.hi);
 		json_str(&rec.j, "linux_pos", ceiling_pos_name(s.linux_pos));
 		if (s.have33)
 			json_u64(&rec.j, "range33", s.range33);
@@ -327,7 +312,8 @@ static void report_way(enum way way, const char *nh, uint32_t aw)
 						 .w = cs.w[i],
 						 .targets = f.targets,
 						 .s = s,
-						 .not_hardware = nh};
+						 .not_hardware = nh,
+						 .caveats = caveats_of(false)};
 	}
 	json_end_array(&rec.j);
 	if (n == head) {
@@ -348,14 +334,10 @@ void ceiling_report(void)
 	const char *nh_model = why_not_hardware(
 		not_hw_model, sizeof(not_hw_model), cs.emulated);
 	uint32_t aw = answer_w();
-	const struct ceiling_solution *s = &answer.s;
 
 	if (!cs.nw) {
 		/* No refill (primitives did not run): one line, no records. */
 		answer.why_not = "no refill records: primitives did not run";
-		if (cs.curve[WAY_UNICAST].n || cs.curve[WAY_INVLPGB].n ||
-		    cs.curve[WAY_BROADCAST].n)
-			report_info("ceiling: no answer: %s", answer.why_not);
 		return;
 	}
 	answer.why_not = "no way had both its flushes and the refill "
@@ -367,22 +349,9 @@ void ceiling_report(void)
 	report_way(WAY_LOCAL, nh, aw);
 	report_way(WAY_BROADCAST, nh, aw);
 	report_way(WAY_INVLPGB, nh_model, aw);
-	if (!answer.have) {
-		report_info("ceiling: no answer: %s", answer.why_not);
-		return;
-	}
-	answer.why_not = NULL;
-	report_info("ceiling: K* %s%u pages [%s%u, %s%u] (%s, W %u); Linux's "
-		    "33 is %s it; at 33 pages: one by one %llu cyc, full flush "
-		    "+ refill %llu cyc%s%s",
-		    where_prefix(s->kstar), s->kstar.k, where_prefix(s->lo),
-		    s->lo.k, where_prefix(s->hi), s->hi.k, answer.way, answer.w,
-		    s->linux_pos == CEILING_33_INSIDE ? "within the interval of"
-		    : s->linux_pos == CEILING_33_BELOW ? "below"
-						       : "above",
-		    (unsigned long long)s->range33,
-		    (unsigned long long)s->full33, nh ? "; " : "",
-		    nh ? nh : "");
+	/* The answer's line is the findings block's (bench/findings.c). */
+	if (answer.have)
+		answer.why_not = NULL;
 }
 
 const struct ceiling_answer *ceiling_answer(void)

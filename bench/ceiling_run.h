@@ -32,6 +32,7 @@ struct ceiling_answer {
 	 * here: WHY", which must be printed with every figure.
 	 */
 	const char *not_hardware;
+	unsigned int caveats; /* the same, as enum findings_caveat bits */
 };
 
 /* Whether the ceiling rests on r (its record gets p50_lo, p50_hi). */
@@ -42,6 +43,10 @@ void ceiling_note(const struct result *r);
 void ceiling_set_l2(uint32_t entries, bool from_cpuid);
 /* The records, the INFO line; after every experiment. */
 void ceiling_report(void);
+/* A crossing as a record's KEY and its WKEY ("at", "below", "above"). */
+struct json;
+void ceiling_json_k(struct json *j, const char *key, const char *wkey,
+		    struct ceiling_k k);
 /* The answer ceiling_report() found (have false before it). */
 const struct ceiling_answer *ceiling_answer(void);
 

@@ -5,6 +5,7 @@
  * record with the same numbers (docs/output.md, "Findings").
  */
 #include "bench/findings.h"
+#include "bench/ceiling_run.h"
 #include "kernel/cpu.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
@@ -15,8 +16,7 @@
 #define TCG_SIGNATURE "TCGTCGTCGTCG"
 #define LINE	      400
 
-/* Where this run ran, from CPUID and the TSC's calibration. */
-static void this_machine(struct findings_machine *m)
+void findings_machine_here(struct findings_machine *m)
 {
 	bool tcg =
 		cpu_info.hypervisor && !strcmp(cpu_info.hv_sig, TCG_SIGNATURE);
@@ -56,14 +56,11 @@ static void add(struct line *l, const char *fmt, ...)
 /* ": not a hardware answer here: TAG, TAG" or nothing. */
 static void add_caveats(struct line *l, unsigned int caveats)
 {
-	const char *sep = ": not a hardware answer here: ";
+	char text[128];
 
-	for (unsigned int i = 0; i < FC_COUNT; i++) {
-		if (!(caveats & 1u << i))
-			continue;
-		add(l, "%s%s", sep, findings_caveat_tag(1u << i));
-		sep = ", ";
-	}
+	if (caveats)
+		add(l, ": %s",
+		    findings_caveats_text(caveats, text, sizeof(text)));
 }
 
 static void x100(struct line *l, uint64_t v)
@@ -100,6 +97,46 @@ static void print_crossover(const struct findings_crossover *c)
 	    "; Linux's rule (INVLPGB from 4 active CPUs) picks the slower "
 	    "way in %zu of %zu",
 	    c->linux_slower, c->cells);
+	add_caveats(&l, c->caveats);
+	report_info("%s", l.buf);
+}
+
+/* "K", "<=K" or ">K" (bench/ceiling.h). */
+static void add_k(struct line *l, struct ceiling_k k)
+{
+	add(l, "%s%u",
+	    k.where == CEILING_BELOW   ? "<="
+	    : k.where == CEILING_ABOVE ? ">"
+				       : "",
+	    k.k);
+}
+
+static void print_ceiling(const struct ceiling_answer *c)
+{
+	const struct ceiling_solution *s = &c->s;
+	struct line l = {0};
+
+	add(&l, "findings: flush ceiling (Linux: 33 pages): ");
+	if (!c->have) {
+		report_info("%sno data: %s", l.buf, c->why_not);
+		return;
+	}
+	add(&l, "K* ");
+	add_k(&l, s->kstar);
+	add(&l, " pages [");
+	add_k(&l, s->lo);
+	add(&l, ", ");
+	add_k(&l, s->hi);
+	add(&l, "] (%s, W %u); 33 is %s it", c->way, c->w,
+	    s->linux_pos == CEILING_33_INSIDE  ? "within the interval of"
+	    : s->linux_pos == CEILING_33_BELOW ? "below"
+					       : "above");
+	if (s->have33)
+		add(&l,
+		    "; at 33 pages one by one %llu cycles, a full flush + "
+		    "refill %llu",
+		    (unsigned long long)s->range33,
+		    (unsigned long long)s->full33);
 	add_caveats(&l, c->caveats);
 	report_info("%s", l.buf);
 }
@@ -214,6 +251,27 @@ static void json_crossover(struct json *j, const struct findings_crossover *c)
 	json_end_object(j);
 }
 
+static void json_ceiling(struct json *j, const struct ceiling_answer *c)
+{
+	json_begin_object(j, "ceiling");
+	if (!c->have) {
+		json_str(j, "no_data", c->why_not);
+		json_end_object(j);
+		return;
+	}
+	json_str(j, "way", c->way);
+	json_u64(j, "w", c->w);
+	ceiling_json_k(j, "k", "k_where", c->s.kstar);
+	ceiling_json_k(j, "k_lo", "k_lo_where", c->s.lo);
+	ceiling_json_k(j, "k_hi", "k_hi_where", c->s.hi);
+	json_str(j, "linux_pos", ceiling_pos_name(c->s.linux_pos));
+	if (c->s.have33)
+		json_u64(j, "range33", c->s.range33);
+	json_u64(j, "full", c->s.full33);
+	json_caveats(j, c->caveats);
+	json_end_object(j);
+}
+
 static void json_irqs(struct json *j, const struct findings_irqs *q)
 {
 	if (!q->have) {
@@ -276,6 +334,7 @@ static void print_record(const struct findings_book *b,
 	json_u64(&rec.j, "records", b->n);
 	json_u64(&rec.j, "records_dropped", b->dropped);
 	json_crossover(&rec.j, &f->cross);
+	json_ceiling(&rec.j, ceiling_answer());
 	json_irqs(&rec.j, &f->irqs);
 	json_begin_object(&rec.j, "worker_loss");
 	json_loss_side(&rec.j, "per_page", &f->loss.per_page);
@@ -291,7 +350,7 @@ void findings_report(const struct findings_book *b)
 	struct findings_machine m;
 	static struct findings f;
 
-	this_machine(&m);
+	findings_machine_here(&m);
 	findings_decide(b, &m, &f);
 	report_info("findings: what this run answers (one boot: "
 		    "tools/shootdown.py answer pools several)");
@@ -300,6 +359,7 @@ void findings_report(const struct findings_book *b)
 			    "considered (%zu more were not)",
 			    FINDINGS_RECORDS, b->dropped);
 	print_crossover(&f.cross);
+	print_ceiling(ceiling_answer());
 	print_irqs(&f.irqs);
 	print_loss(&f.loss);
 	print_throughput(&f.tput);

@@ -77,6 +77,16 @@ enum findings_caveat {
 
 /* The short tag of one caveat bit (as the host tool's). */
 const char *findings_caveat_tag(unsigned int bit);
+/* The caveats every timing has on machine m: TCG, RDTSC, a hypervisor. */
+unsigned int findings_timing_caveats(const struct findings_machine *m);
+/*
+ * "not a hardware answer here: TAG, TAG" into buf (at most cap bytes),
+ * or "" for no caveat; returns buf. Every figure a caveat touches is
+ * printed with it, never bare.
+ */
+const char *findings_caveats_text(unsigned int caveats, char *buf, size_t cap);
+/* Where this run runs (bench/findings.c). */
+void findings_machine_here(struct findings_machine *m);
 
 /* The crossover of IPIs and INVLPGB at the point estimates. */
 #define FINDINGS_PAGE_COUNTS 16

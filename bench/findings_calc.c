@@ -6,6 +6,7 @@
 #include "bench/findings.h"
 #include "bench/result.h"
 #include "bench/stats.h"
+#include "lib/printf.h"
 #include "lib/string.h"
 
 #define GIB_PAGES 262144u /* 4 KiB pages in a GiB */
@@ -101,8 +102,23 @@ uint64_t findings_irqs_per_gib(uint64_t irqs, uint64_t pages)
 	return pages ? irqs * GIB_PAGES / pages : 0;
 }
 
-/* The caveats every timing has on this machine. */
-static unsigned int timing_caveats(const struct findings_machine *m)
+const char *findings_caveats_text(unsigned int caveats, char *buf, size_t cap)
+{
+	const char *sep = "not a hardware answer here: ";
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < FC_COUNT && n < cap; i++) {
+		if (!(caveats & 1u << i))
+			continue;
+		n += (size_t)ksnprintf(buf + n, cap - n, "%s%s", sep,
+				       caveat_tags[i]);
+		sep = ", ";
+	}
+	return buf;
+}
+
+unsigned int findings_timing_caveats(const struct findings_machine *m)
 {
 	return (m->tcg ? FC_TCG : 0) |
 	       (m->rdtsc_trapped ? FC_RDTSC_TRAPPED : 0) |
@@ -214,7 +230,7 @@ static void decide_crossover(const struct findings_book *b,
 	else if (!c->cells)
 		c->no_data = "no (pages, targets) cell measured both ways";
 	if (c->cells)
-		c->caveats |= timing_caveats(m);
+		c->caveats |= findings_timing_caveats(m);
 }
 
 /* The first reclaim record of a strategy and batch: the main pass's. */
@@ -270,7 +286,7 @@ static void decide_loss(const struct findings_book *b,
 	loss_side(reclaim_rec(b, "batch", PMD_PAGES), &l->batch512,
 		  &l->caveats);
 	if (l->per_page.have || l->batch512.have)
-		l->caveats |= timing_caveats(m) |
+		l->caveats |= findings_timing_caveats(m) |
 			      (m->not_concurrent ? FC_NOT_CONCURRENT : 0);
 }
 
@@ -321,7 +337,7 @@ static void decide_throughput(const struct findings_book *b,
 	else if (!t->n)
 		t->no_data = "no CPU count measured both ways";
 	if (t->n)
-		t->caveats |= timing_caveats(m) |
+		t->caveats |= findings_timing_caveats(m) |
 			      (m->not_concurrent ? FC_NOT_CONCURRENT : 0);
 }
 

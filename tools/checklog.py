@@ -296,6 +296,7 @@ FINDINGS_FIELDS = {
                                   invlpgb=want_str(nonempty=True), cells=want_int(0),
                                   frontier=lambda v: None if isinstance(v, list) else
                                   "must be a list", linux_slower=want_int(0))),
+    "ceiling": want_object({}),
     "interrupts": lambda v: None if v is None else want_object({
         k: want_int(0) for k in ("targets", "per_page_per_gib", "batch512_per_gib",
                                  "seed_per_page_per_gib", "seed_batch512_per_gib")})(v),

@@ -73,7 +73,7 @@ unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
 	lib/muldiv.c lib/kstring.c
 unit_srcs.plan := bench/plan.c bench/plan_cost.c lib/printf.c lib/kstring.c
 unit_srcs.findings := bench/findings_calc.c bench/stats.c \
-	kernel/tsc_estimate.c lib/muldiv.c
+	kernel/tsc_estimate.c lib/muldiv.c lib/printf.c
 
 # Portable files no host test can link (lib/string.c would clash with the
 # C library's own memcpy and the rest): built freestanding only.

@@ -117,6 +117,30 @@ def crossover(run):
     return out
 
 
+def flush_ceiling(run):
+    """The guest's ceiling finding: the answer point of its ceiling
+    records (tools/results/ceiling.py redoes them)."""
+    import ceiling
+    inp, out, chosen = ceiling.run_ceiling(run)
+    if not inp.ws:
+        return {"no_data": "no refill records: primitives did not run"}
+    if chosen is None:
+        return {"no_data": "no way had both its flushes and the refill measured "
+                "(bench=primitives,shootdown)"}
+    way, w = chosen
+    p = next(p for p in out[way]["points"] if p["w"] == w)
+    got = {"way": way, "w": w}
+    got.update({k: p[k] for k in ("k", "k_where", "k_lo", "k_lo_where", "k_hi",
+                                  "k_hi_where", "linux_pos")})
+    if "range33" in p:
+        got["range33"] = p["range33"]
+    got["full"] = p["full_p50"]
+    delayed = any(r.get("delay_cycles") for r in run.results("shootdown")
+                  if r.get("strategy") in ("ipi-range", "ipi-full", "invlpgb"))
+    got["not_hardware"] = ordered(machine_tags(run.env) | ({"delayed"} if delayed else set()))
+    return got
+
+
 def interrupts(run):
     pp, b512 = reclaim_rec(run, "per-page", 1), reclaim_rec(run, "batch", PMD_PAGES)
     if not pp or not b512:
@@ -180,7 +204,8 @@ def throughput(run):
 def run_findings(run):
     """The findings the guest prints for this run, as its record's fields
     (without type, seq and the record counts)."""
-    return {"crossover": crossover(run), "interrupts": interrupts(run),
+    return {"crossover": crossover(run), "ceiling": flush_ceiling(run),
+            "interrupts": interrupts(run),
             "worker_loss": worker_loss(run), "throughput": throughput(run)}
 
 
