@@ -181,6 +181,16 @@ def cmd_answer(args, allow_reexec):
     import ceiling
     import findings
     runs = load_all(args.files)
+    if args.plot:
+        # Before any output: matplotlib may need this command run again
+        # under Debian's python (plots.import_pyplot), which would print
+        # the report a second time.
+        import plots
+        try:
+            plots.import_pyplot(allow_reexec)
+        except plots.MissingMatplotlib as exc:
+            print(f"shootdown.py answer: {exc}", file=sys.stderr)
+            return EXIT_INPUT
     ans = answer.Answer(runs, ipi=args.ipi, invlpgb=args.invlpgb,
                         alpha=args.alpha, threshold=args.threshold)
     ceil = ceiling.Ceiling(runs)
@@ -193,13 +203,8 @@ def cmd_answer(args, allow_reexec):
     else:
         print(ans.render() + "\n" + ceil.render() + "\n" + claims.render())
     if args.plot:
-        import plots
-        try:
-            why = plots.save_crossover(ans, args.plot, allow_reexec)
-            cwhy = plots.save_ceiling(ceil, args.plot, allow_reexec)
-        except plots.MissingMatplotlib as exc:
-            print(f"shootdown.py answer: {exc}", file=sys.stderr)
-            return EXIT_INPUT
+        why = plots.save_crossover(ans, args.plot, allow_reexec)
+        cwhy = plots.save_ceiling(ceil, args.plot, allow_reexec)
         print(f"heat map: {why}", file=sys.stderr)
         print(f"ceiling: {cwhy}", file=sys.stderr)
     return EXIT_OK
