@@ -122,31 +122,15 @@ QEMU_ONLY = ("--machine", "--accel", "--tcg-threads", "--qemu", "--qemu10", "--q
 def parse_args(argv):
     """Options and the kernel arguments after `--`; raises UsageError."""
     o = Options()
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a == "--":
-            o.kargs = argv[i + 1:]
-            break
-        if a in ("-h", "--help"):
-            print(__doc__[__doc__.index("usage:"):].rstrip())
-            sys.exit(0)
-        if a in FLAGS:
-            setattr(o, *FLAGS[a])
-        elif a in VALUED:
-            if i + 1 >= len(argv):
-                raise UsageError(f"{a} needs a value")
-            i += 1
-            setattr(o, VALUED[a], argv[i])
-            if a in ("--kernel", "--iso"):
-                o.build = False
-        elif a in QEMU_ONLY:
-            raise UsageError(f"{a} is a QEMU option: not with --emulator bochs")
-        else:
-            raise UsageError(f"unknown option '{a}' (--emulator bochs)")
-        i += 1
+    run_qemu.scan_args(argv, o, __doc__, VALUED, FLAGS, unknown)
     check_options(o)
     return o
+
+
+def unknown(a):
+    if a in QEMU_ONLY:
+        return f"{a} is a QEMU option: not with --emulator bochs"
+    return f"unknown option '{a}' (--emulator bochs)"
 
 
 def check_options(o):
@@ -445,18 +429,8 @@ def boot(o, iso, tmp):
 
 
 def main(argv):
-    try:
-        return run(parse_args(argv))
-    except UsageError as exc:
-        err(str(exc))
-        err("try: ./run-qemu.sh --emulator bochs --help")
-        return E_USAGE
-    except EnvError as exc:
-        err(str(exc))
-        return E_USAGE
-    except OSError as exc:
-        err(f"{exc.filename or ''}: {exc.strerror}" if exc.strerror else str(exc))
-        return E_USAGE
+    return run_qemu.guarded(lambda: run(parse_args(argv)),
+                            "try: ./run-qemu.sh --emulator bochs --help")
 
 
 if __name__ == "__main__":
