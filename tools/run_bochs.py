@@ -24,7 +24,7 @@ usage: ./run-qemu.sh --emulator bochs [options] [-- KERNEL ARGS...]
                             (1..32, default 16)
   --timeout SECONDS         stop Bochs after this long (default 200 per
                             CPU, at least 300: the default suite at 2
-                            CPUs took 229-294 s on a loaded 2-core host)
+                            CPUs took 229-331 s on a loaded 2-core host)
   --log FILE                write the whole console (COM1) to FILE
   --json FILE               write the @json records to FILE, one a line
   --bochs-log FILE          keep Bochs's own log (default: discarded, but
