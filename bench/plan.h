@@ -69,8 +69,10 @@ struct plan_costs {
 	uint64_t cr3;	       /* CR3 reload */
 	uint64_t invlpg;       /* INVLPG of a present entry */
 	uint64_t page_copy;    /* copying one 4 KiB page */
-	uint32_t responders;   /* CPUs online but the initiator */
-	uint32_t l2_tlb;       /* L2 TLB 4 KiB entries: the refill's sets */
+	/* Printing one byte on the console (0: free): a UART's 87 us at 115200 */
+	uint64_t console_byte;
+	uint32_t responders; /* CPUs online but the initiator */
+	uint32_t l2_tlb;     /* L2 TLB 4 KiB entries: the refill's sets */
 };
 
 struct plan_shootdown {
@@ -148,6 +150,13 @@ uint64_t plan_reclaim_cycles(const struct plan_reclaim *rc,
 			     const struct plan_costs *c);
 uint64_t plan_flushloop_cycles(const struct plan_flushloop *fl,
 			       const struct plan_costs *c);
+
+/*
+ * What experiment e prints (its records, table lines and ticks, as p
+ * stands), at c->console_byte a byte: no reduction makes it less.
+ */
+uint64_t plan_output_cycles(const struct plan *p, enum plan_exp e,
+			    const struct plan_costs *c);
 
 /*
  * Reduces p (in place) to fit p->budget_ms on a machine with costs c, and

@@ -32,7 +32,7 @@ unit_tests.mm := pmm pt invlpgb
 unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
 	barrier cpucount
 unit_tests.bench := stats hist params table plan reclaim_counts findings \
-	ceiling
+	ceiling reclaim_race
 
 unit_srcs.kstring := lib/kstring.c
 unit_srcs.json := lib/json.c
