@@ -152,6 +152,7 @@ soak-smoke: $(ELF)
 # The LAVA jobs of lava/ under lava-run (about 2 minutes; SKIP lines
 # where lava-run cannot run): tests/lava/run.py, docs/lab.md.
 lava-check: $(ELF)
+	$(PYTHON) tests/lava/test_lava.py
 	$(PYTHON) tests/lava/run.py
 
 sol-test:
