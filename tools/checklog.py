@@ -9,7 +9,10 @@ What is checked:
   - Everything before the first protocol line (firmware and GRUB output,
     ANSI escapes) is skipped; lines may end in \\r\\n or \\n.
   - Protocol lines (PASS/FAIL/SKIP/INFO, @json, SUMMARY, EXIT) are well
-    formed, plain printable ASCII.
+    formed, plain printable ASCII. In a schema 2 log every FAIL and SKIP
+    ends its name at ' -- ', and no verdict name is over 99 characters or
+    holds a number that is not a parameter of the run (docs/output.md,
+    "Verdict names"; tools/verdictline.py).
   - Every @json line is one JSON object with "type" and "seq"; seq runs
     0, 1, 2, ... with no gap (a gap means a lost line).
   - The first record is "env" with its fields (tsc_khz is the estimate of

@@ -172,7 +172,8 @@ KINDS = {
     "qemu": ("qemu.yaml.in", {"ACCEL": "tcg,thread=single", "CPU": "max", "CPUS": 4, "KERNEL_ARGS": ""}),
     "grub-tftp": ("grub-tftp.yaml.in", {"KERNEL_ARGS": "", "POWER_ON_TIMEOUT": 600,
                                         "DEVICE_TYPE": "x86"}),
-    "ipxe-sanboot": ("ipxe-sanboot.yaml.in", {"POWER_ON_TIMEOUT": 600}),
+    "ipxe-sanboot": ("ipxe-sanboot.yaml.in", {"POWER_ON_TIMEOUT": 600, "DEVICE_TYPE": "x86",
+                                              "KERNEL_ARGS": "budget_s=12"}),
 }
 
 
