@@ -260,7 +260,9 @@ def tftp_root(env):
     with open(TFTPD_DEFAULTS, encoding="ascii", errors="replace") as f:
         m = re.search(r'^TFTP_DIRECTORY="?([^"\n]+)"?', f.read(), re.M)
     root = os.path.realpath(m.group(1) if m else "/srv/tftp")
-    os.makedirs(root, exist_ok=True)
+    if not os.path.isdir(root):
+        os.makedirs(root)
+        env.undo.append(lambda: shutil.rmtree(root, ignore_errors=True))
     return root
 
 
