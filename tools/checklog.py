@@ -9,7 +9,10 @@ What is checked:
   - Everything before the first protocol line (firmware and GRUB output,
     ANSI escapes) is skipped; lines may end in \\r\\n or \\n.
   - Protocol lines (PASS/FAIL/SKIP/INFO, @json, SUMMARY, EXIT) are well
-    formed, plain printable ASCII.
+    formed, plain printable ASCII. In a schema 2 log every FAIL and SKIP
+    ends its name at ' -- ', and no verdict name is over 99 characters or
+    holds a number that is not a parameter of the run (docs/output.md,
+    "Verdict names"; tools/verdictline.py).
   - Every @json line is one JSON object with "type" and "seq"; seq runs
     0, 1, 2, ... with no gap (a gap means a lost line).
   - The first record is "env" with its fields (tsc_khz is the estimate of
@@ -51,6 +54,7 @@ import sys
 
 # No __pycache__ beside the sources (nothing to ignore or to commit by mistake).
 sys.dont_write_bytecode = True
+import verdictline  # noqa: E402
 from exitcodes import GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP  # noqa: E402
 import experiments  # noqa: E402  (the strategies, one list for the host tools)
 
@@ -503,8 +507,9 @@ def scan_lines(rep, lines, first):
             rep.raw.append(line[6:])
         elif line.startswith(("PASS: ", "FAIL: ", "SKIP: ")):
             kind, rest = line[:4], line[6:]
-            if kind != "PASS" and not re.fullmatch(r"\S.*?: \S.*", rest):
-                rep.problem(n, f"{kind} line without '<name>: <why>': {line[:60]!r}")
+            # '<name> -- <why>' (schema 2) or '<name>: <why>' (schema 1).
+            if kind != "PASS" and not re.fullmatch(r"\S.*?( -- |: )\S.*", rest):
+                rep.problem(n, f"{kind} line without '<name> -- <why>': {line[:60]!r}")
             elif not rest.strip():
                 rep.problem(n, f"{kind} line without a name")
             if summaries:
@@ -940,7 +945,8 @@ def check_runs(rep, fault_report):
     # invlpgb with bug=pcid on a CPU without PCID) is not held to it.
     waived |= {(b, s) for b in experiments.EXPERIMENTS for s in experiments.strategies(b)
                for line in rep.lines
-               if line.startswith(f"SKIP: {b}: {s}: ") and line.endswith(" is not run")}
+               if line.startswith((f"SKIP: {b}: {s}: ", f"SKIP: {b}: {s} -- "))
+               and line.endswith(" is not run")}
     for why in experiments.check_planned(rep.records, rep.env, waived):
         rep.problem(plan["_line"], f"plan: {why}")
 
@@ -1035,6 +1041,7 @@ def check_log(data, expect_status=None, expect_boot=None, expect_text=(),
     summaries, exits = scan_lines(rep, lines, first)
     check_output_mode(rep)
     check_records(rep)
+    check_names(rep, first)
     fault_report = any(r.get("type") in ("fault", "panic") for r in rep.records) or \
         any(ABORT_FAIL_RE.match(line) for line in rep.lines)
     check_ending(rep, summaries, exits, fault_report)
@@ -1043,6 +1050,26 @@ def check_log(data, expect_status=None, expect_boot=None, expect_text=(),
     for rec in rep.records:
         rec.pop("_line", None)
     return rep
+
+
+def check_names(rep, first):
+    """Schema 2 verdict names (docs/output.md, "Verdict names"): the name
+    ends at ' -- ', which every FAIL and SKIP line has; no name is over
+    verdictline.NAME_MAX characters or holds a measured number. Logs of
+    schema 1 had no such promise and are read as they are."""
+    schema = (rep.env or {}).get("schema")
+    if not isinstance(schema, int) or schema < 2:
+        return
+    allowed = verdictline.parameters(rep.env, rep.records)
+    for n, line in enumerate(rep.lines, first + 1):
+        v = verdictline.split(line)
+        if not v:
+            continue
+        if v[0] != "PASS" and verdictline.DETAIL not in line:
+            rep.problem(n, f"{v[0]} line without ' -- ' after its name: {line[:60]!r}")
+            continue
+        for why in verdictline.name_problems(v[1], allowed):
+            rep.problem(n, f"{v[0]} {v[1][:60]!r}: {why}")
 
 
 def check_file(path, **expect):

@@ -68,6 +68,8 @@ DELAY_CASES = ("results-slow", "results-slow-2", "results-slow-3")
 # A small run of every experiment with the INVLPGB model, and the same
 # with the ipi-linux responders delayed: the findings (cases.tsv).
 FINDINGS_CASES = ("results-findings", "results-findings-delay")
+# Two default runs but for seed= (cases.tsv): the same verdict names.
+NAME_CASES = ("names-seed-1", "names-seed-2")
 
 
 def run_cli(argv):
@@ -639,6 +641,22 @@ class VerdictFormats(unittest.TestCase):
         strict_tap(text)
         self.assertIsNone(prove_problem(text))
 
+    def test_schema2_names_and_pass_details(self):
+        """A schema 2 log: names end at ' -- ', a PASS detail goes in the TAP
+        point's YAML block and in JUnit's system-out, never in the name."""
+        run = load(os.path.join(SAMPLES, "good-schema2.log"))
+        tsc = [v for v in run.verdicts if v.name == "tsc: frequency"]
+        self.assertEqual(len(tsc), 1)
+        self.assertRegex(tsc[0].why, r"^[0-9]+ kHz from hpet$")
+        skip = [v for v in run.verdicts if v.name == "tlb: invpcid"]
+        self.assertEqual(skip[0].kind, "SKIP")
+        text = verdicts.to_tap(run)
+        self.assertRegex(text, r"ok [0-9]+ - tsc: frequency\n  ---\n  detail: \"[0-9]+ kHz")
+        strict_tap(text)
+        self.assertIsNone(prove_problem(text))
+        xml = verdicts.junit_text(run)
+        self.assertRegex(xml, r'name="tsc: frequency">\s*<system-out>[0-9]+ kHz from hpet<')
+
     def test_strict_reader_rejects_bad_tap(self):
         for bad in ("1..1\nok 1\n", "TAP version 13\n1..2\nok 1\nok 3\n",
                     "TAP version 13\n1..2\nok 1\n", "TAP version 13\n1..1\nok 1 - a\n  --\n",
@@ -787,6 +805,18 @@ class FreshLogs(unittest.TestCase):
         if missing:
             self.skipTest(f"case {', '.join(missing)} did not run in this invocation")
         return [FRESH[n] for n in names]
+
+    def test_two_seeds_give_the_same_verdict_names(self):
+        """docs/output.md "Verdict names": a default run with seed=1 and one
+        with seed=2 (NAME_CASES) name the same checks, one for one; each
+        log is also held to checklog's rule on numbers in names."""
+        a, b = (load(p) for p in self.need(*NAME_CASES))
+        names_a = sorted(v.name for v in a.verdicts)
+        names_b = sorted(v.name for v in b.verdicts)
+        self.assertGreater(len(names_a), 50)
+        self.assertEqual(names_a, names_b)
+        details = [v.why for v in a.verdicts if v.kind == "PASS" and v.why]
+        self.assertTrue(any("kHz" in d for d in details), details)
 
     def test_compare_two_runs_of_one_configuration(self):
         a, b = self.need(*SAME_CASES)

@@ -8,6 +8,8 @@
     plot     PNG/SVG figures and an HTML page of one run
     tap      the verdicts as TAP version 13
     junit    the verdicts as JUnit XML
+    lava     a LAVA job log back to the raw console; --gate (lava.py)
+    lava-job a LAVA job of lava/jobs
 
 Exit statuses: check keeps checklog's (0 clean, 1 problems, 2 unreadable);
 compare: 0 no significant slowdown, 1 a significant slowdown beyond the
@@ -24,6 +26,7 @@ import sys
 import checklog
 import compare as compare_mod
 import tables
+import lava
 import verdicts
 from runs import InputError, load, load_all
 
@@ -261,6 +264,8 @@ def main(argv=None, allow_reexec=False):
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "check":
         return checklog.main(argv[1:])
+    if argv and argv[0] in ("lava", "lava-job"):
+        return lava.main(argv)
     argv, files_b = pre_split(argv)
     ap = build_parser()
     args = ap.parse_args(argv)
