@@ -31,7 +31,7 @@ unit_tests.kernel := config multiboot report smbios tsc_estimate spinlock \
 unit_tests.mm := pmm pt invlpgb
 unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
 	barrier cpucount
-unit_tests.bench := stats hist params table plan reclaim_counts
+unit_tests.bench := stats hist params table plan reclaim_counts rc_timeline
 
 unit_srcs.kstring := lib/kstring.c
 unit_srcs.json := lib/json.c
@@ -65,6 +65,8 @@ unit_srcs.cpucount := smp/cpucount.c kernel/acpi.c kernel/acpi_rsdp.c \
 unit_srcs.idle := smp/idle.c
 unit_srcs.stats := bench/stats.c kernel/tsc_estimate.c lib/muldiv.c
 unit_srcs.hist := bench/hist.c
+unit_srcs.rc_timeline := bench/rc_timeline.c bench/stats.c \
+	kernel/tsc_estimate.c lib/muldiv.c
 unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
 	lib/cmdline.c lib/cmdline_list.c lib/kstring.c
 unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
