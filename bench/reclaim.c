@@ -348,6 +348,7 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 		if (runs[i].ran)
 			rc_check_counts(&runs[i]);
 	}
+	rc_table_caveat();
 	rc_check_ratio(runs, NKINDS);
 	/* First the control: whether a lost write can be seen at all. */
 	if (!xcpu_unit_faulted(&whole))

@@ -63,6 +63,8 @@ void rc_emit(struct bench_ctx *ctx, const struct rc_run *r, uint64_t *samples,
 	for (size_t i = 0; i < ng; i++)
 		g[i] = f[i];
 	res.nfields = ng + rc_tl_fields(r, g + ng);
+	if (k->s != RC_WRITEBACK_FIRST) /* the control measures no loss */
+		res.not_hardware = rc_not_hardware();
 
 	result_emit(&ctx->records, &res);
 	bench_printf("  %-22s %5u %8llu %8llu %6lld%% %-11s %10llu %6llu\n",

@@ -20,6 +20,7 @@
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "lib/printf.h"
+#include "smp/concurrency.h"
 
 /* Edges a window holds: 4096 x 1 ms is 4 s before the first halving. */
 #define CAP 4096
@@ -276,6 +277,7 @@ void rc_tl_emit(struct rc_tl *tl, struct rc_run *run)
 	json_u64(&rec.j, "batch", k->batch);
 	json_u64(&rec.j, "workers", tl->workers);
 	json_u64(&rec.j, "reads_unit", READS_UNIT);
+	json_bool(&rec.j, "cpus_concurrent", cpus_run_concurrently());
 	/* as the bins have it: to the microsecond the time series sums to */
 	json_u64(&rec.j, "pageout_us",
 		 *at(tl, RC_TL_DURING, tl->workers + 1,
@@ -356,4 +358,21 @@ const char *rc_tl_interval_text(const struct rc_run *run, char *buf, size_t cap)
 	ksnprintf(buf, cap, "[%lld, %lld]", (long long)run->loss_lo,
 		  (long long)run->loss_hi);
 	return buf;
+}
+
+/* Short: it goes into every reader pass's record (the env has the rest) */
+const char *rc_not_hardware(void)
+{
+	return cpus_run_concurrently()
+		       ? NULL
+		       : "the cpus take turns (env cpus_concurrent_why): the "
+			 "loss is the host's time-sharing, not the TLB";
+}
+
+void rc_table_caveat(void)
+{
+	const char *why = rc_not_hardware();
+
+	if (why)
+		bench_printf("  loss: not a hardware answer here: %s\n", why);
 }

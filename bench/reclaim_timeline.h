@@ -88,4 +88,12 @@ size_t rc_tl_fields(const struct rc_run *run, struct result_field *out);
 const char *rc_tl_interval_text(const struct rc_run *run, char *buf,
 				size_t cap);
 
+/*
+ * Why reclaim's loss is not a hardware answer here (the concurrency
+ * probe found the CPUs taking turns: smp/concurrency.h), or NULL.
+ */
+const char *rc_not_hardware(void);
+/* After the table: "not a hardware answer here: WHY" where that holds. */
+void rc_table_caveat(void);
+
 #endif
