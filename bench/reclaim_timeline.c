@@ -227,11 +227,16 @@ static int64_t floor_div100(int64_t v)
 	return v >= 0 ? v / 100 : -((-v + 99) / 100);
 }
 
-/* pct, and pct -/+ half (hundredths) rounded outwards, into lo and hi. */
+/*
+ * pct, and pct -/+ half (hundredths) rounded outwards, into lo and hi; no
+ * more than 100 (a loss of more than all reads cannot be).
+ */
 static void interval(int64_t pct_x100, uint64_t half, int64_t *lo, int64_t *hi)
 {
 	*lo = floor_div100(pct_x100 - (int64_t)half);
 	*hi = -floor_div100(-(pct_x100 + (int64_t)half));
+	*hi = *hi > 100 ? 100 : *hi;
+	*lo = *lo > 100 ? 100 : *lo;
 }
 
 static void loss_interval(struct rc_run *run, const struct layout *l,

@@ -189,7 +189,7 @@ def check_against(tl, res):
     if li is not None and "worker_loss_lo_pct" in res:
         half = li[1]
         pct = res.get("worker_loss_pct")
-        want = (math.floor(pct - half), math.ceil(pct + half))
+        want = (min(100, math.floor(pct - half)), min(100, math.ceil(pct + half)))
         got = (res["worker_loss_lo_pct"], res["worker_loss_hi_pct"])
         if abs(got[0] - want[0]) > 1 or abs(got[1] - want[1]) > 1:
             out.append(f"{tl.label}: the result's interval {list(got)} is not the "
