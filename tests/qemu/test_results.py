@@ -820,6 +820,28 @@ class FreshLogs(unittest.TestCase):
         self.assertEqual(status, 0, out)
         self.assertRegex(out, r"(?m)^frontier: no data: no invlpgb records in the runs")
 
+    def test_reclaim_figure_under_multithreaded_tcg(self):
+        """The seed's figure of a multi-threaded TCG run: a line for every
+        strategy, each with bins before, during and after its page-out
+        (its structure, not its values)."""
+        import plots
+        import timeline
+        log, = self.need("reclaim-4cpu-mttcg")
+        run = load(log)
+        tls = timeline.timelines(run)
+        names = {(r.get("strategy"), r.get("batch")) for r in run.results("reclaim")
+                 if r.get("strategy") != "writeback-before-flush"}
+        self.assertEqual({(t.strategy, t.batch) for t in tls}, names)
+        for tl in tls:
+            xs = plots.window_x(tl)
+            self.assertEqual(len(xs), tl.n())
+            self.assertTrue(any(x < 0 for x in xs) and any(0 <= x <= 1 for x in xs) and
+                            any(x > 1 for x in xs), tl.label)
+        with tempfile.TemporaryDirectory() as tmp:
+            manifest = check_plot(self, log, tmp)
+        fig = {e["name"]: e for e in manifest["figures"]}["reclaim-timeline"]
+        self.assertEqual(fig["axes"][0]["lines"], len(tls))
+
     def test_plot(self):
         name = "full-q35-4cpu" if "full-q35-4cpu" in FRESH else SAME_CASES[0]
         log, = self.need(name)
