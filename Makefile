@@ -28,7 +28,7 @@ KASFLAGS := -m64 -I. -I$(BUILD)/gen -MMD -MP -D__ASSEMBLY__
 KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 \
 	-z noexecstack --no-warn-rwx-segments -T linker.ld
 
-.PHONY: all iso check unit qemu-check sol-test launcher-test ci-test format format-check clean help deps \
+.PHONY: all iso check unit qemu-check sol-test lava-check launcher-test ci-test format format-check clean help deps \
 	deps-ensure layers-check soak soak-smoke soak-faults \
 	FORCE
 
@@ -39,7 +39,7 @@ help:
 	@echo "make iso          build $(ISO) (GRUB hybrid: BIOS, UEFI, USB dd)"
 	@echo "make check        format, layers, freestanding and host unit tests,"
 	@echo "                  sol-test, launcher-test, fuzz smoke, the QEMU integration"
-	@echo "                  cases, ci-test, soak-smoke"
+	@echo "                  cases, ci-test, soak-smoke, lava-check"
 	@echo "make unit         host unit tests (cmocka), every floor's; one floor's:"
 	@echo "                  lib-unit kernel-unit mm-unit smp-unit bench-unit"
 	@echo "make freestanding-check  the portable files with the kernel's flags"
@@ -52,6 +52,7 @@ help:
 	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
 	@echo "make launcher-test run-qemu.sh --boot ipxe, --media usb and --emulator bochs options, dry runs"
 	@echo "make ci-test      tools/ci-run.sh under TCG: artifacts, exit statuses"
+	@echo "make lava-check   the LAVA jobs of lava/ under lava-run (tests/lava)"
 	@echo "make fuzz         each libFuzzer target for FUZZ_SECONDS (60)"
 	@echo "make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (3), as in check"
 	@echo "make format       clang-format every C file in place"
@@ -99,7 +100,7 @@ include tests/fuzz/fuzz.mk
 # function; then a few seconds of each fuzz target; then the QEMU cases.
 check: deps-ensure
 	$(MAKE) format-check layers-check freestanding-check unit sol-test \
-		launcher-test fuzz-smoke qemu-check ci-test soak-smoke
+		launcher-test fuzz-smoke qemu-check ci-test soak-smoke lava-check
 
 # A fresh machine: as root, install what is missing; else say what to run.
 # QEMU 10 too (x2APIC, > 255 CPUs: the qemu10 cases), where it can be had.
@@ -147,6 +148,12 @@ soak-faults:
 
 soak-smoke: $(ELF)
 	$(PYTHON) tests/qemu/runner.py soak --short --no-build --seed 1 --jobs $(SOAK_JOBS)
+
+# The LAVA jobs of lava/ under lava-run (about 2 minutes; SKIP lines
+# where lava-run cannot run): tests/lava/run.py, docs/lab.md.
+lava-check: $(ELF)
+	$(PYTHON) tests/lava/test_lava.py
+	$(PYTHON) tests/lava/run.py
 
 sol-test:
 	tests/sol/test_sol_capture.sh

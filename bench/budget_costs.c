@@ -5,6 +5,7 @@
  */
 #include "bench/bench.h"
 #include "bench/budget_costs.h"
+#include "bench/refill.h"
 #include "bench/rng.h"
 #include "kernel/cpu.h"
 #include "kernel/tsc.h"
@@ -157,6 +158,7 @@ static uint64_t touch_cost(void)
 void budget_measure_costs(uint64_t over, struct plan_costs *costs)
 {
 	struct cpumask one, all;
+	bool from_cpuid;
 
 	*costs = (struct plan_costs){0};
 	cpus_others(&all);
@@ -171,6 +173,7 @@ void budget_measure_costs(uint64_t over, struct plan_costs *costs)
 		costs->ipi_all_busy = ipi_all_busy(&all, over);
 	}
 	costs->touch = touch_cost();
+	costs->l2_tlb = refill_l2_tlb(&from_cpuid);
 	costs->cr3 = cost_of(OP_CR3, &one, &all, over);
 	costs->invlpg = cost_of(OP_INVLPG, &one, &all, over);
 	costs->page_copy = cost_of(OP_COPY, &one, &all, over);

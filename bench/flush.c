@@ -238,10 +238,12 @@ static bool post_and_wait(const struct flush_plan *p, xcall_fn remote,
  */
 static bool ipi_round(const struct flush_plan *p, void *arg)
 {
-	struct wrapped_round w = {.fn = p->remote, .arg = arg};
+	struct wrapped_round w;
 
+	/* The measured path: nothing built for the other rounds' wrapper. */
 	if (!p->delayed && !nmi_armed)
 		return post_and_wait(p, p->remote, arg, arg);
+	w = (struct wrapped_round){.fn = p->remote, .arg = arg};
 	if (p->delayed)
 		w.delay = p->req.delay_cycles;
 	if (nmi_armed) {

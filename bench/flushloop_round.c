@@ -149,6 +149,35 @@ static unsigned next_other(const struct fl_run *run, unsigned self,
 }
 
 /*
+ * How long a reader waits for the owner to map the page of its last
+ * completed operation again (a zeroed frame: microseconds, milliseconds
+ * under an emulating hypervisor); past it the read faults, as before.
+ */
+#define MAPPED_WAIT_US 1000
+
+/*
+ * Until the owner's page of generation done is mapped again, done moved
+ * on, the round ended or MAPPED_WAIT_US passed. done is published right
+ * after the flush, before the fresh frame is mapped: a read in between
+ * faults and leaves no entry behind. Under Bochs, whose CPUs run in
+ * lockstep, every read of cpu 1 at 2 CPUs landed there: it never held an
+ * entry for the local-only control to leave stale (the control SKIPped,
+ * and every strategy's check of it proved nothing).
+ */
+static void wait_mapped(const struct fl_run *run, unsigned owner, uint64_t done)
+{
+	const volatile uint64_t *pte = vm_pte_slot(fl_own_va(owner, done));
+	uint64_t start = rdtsc(), limit = us_to_cycles(MAPPED_WAIT_US);
+
+	while (pte && !(*pte & PTE_P) &&
+	       __atomic_load_n(&run->cpu[owner].done, __ATOMIC_ACQUIRE) ==
+		       done &&
+	       !__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE) &&
+	       rdtsc() - start < limit)
+		cpu_relax();
+}
+
+/*
  * Reads the next other participant's page (in turn; *pos is this CPU's
  * place in order[]): the one its last completed operation remapped,
  * mapped until its next-but-one operation. Stale: a value that page can
@@ -168,6 +197,7 @@ static void check_other(struct fl_run *run, unsigned self, unsigned *pos)
 		return;
 	owner = next_other(run, self, pos);
 	done = __atomic_load_n(&run->cpu[owner].done, __ATOMIC_ACQUIRE);
+	wait_mapped(run, owner, done);
 	/*
 	 * The read must not start before `done` is known: begun earlier,
 	 * it could legitimately use the translation the flush was about

@@ -37,8 +37,8 @@ static void note(struct plan *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-static uint64_t exp_cycles(const struct plan *p, enum plan_exp e,
-			   const struct plan_costs *c)
+static uint64_t work_cycles(const struct plan *p, enum plan_exp e,
+			    const struct plan_costs *c)
 {
 	if (!p->run[e])
 		return 0;
@@ -52,6 +52,22 @@ static uint64_t exp_cycles(const struct plan *p, enum plan_exp e,
 	default:
 		return plan_flushloop_cycles(&p->fl, c);
 	}
+}
+
+/* The work, and printing what it found. */
+static uint64_t exp_cycles(const struct plan *p, enum plan_exp e,
+			   const struct plan_costs *c)
+{
+	return work_cycles(p, e, c) + plan_output_cycles(p, e, c);
+}
+
+/* Of an experiment's share, what its reductions can fit work into. */
+static uint64_t work_share(const struct plan *p, enum plan_exp e,
+			   const struct plan_costs *c, uint64_t share)
+{
+	uint64_t out = plan_output_cycles(p, e, c);
+
+	return share > out ? share - out : 0;
 }
 
 /* 1, the middle one and all: the ends of the curve and its bend. */
@@ -214,11 +230,17 @@ void plan_make(struct plan *p, const struct plan_costs *c)
 		       : 0;
 	shares(p, c, left, share);
 	if (p->run[PLAN_SHOOTDOWN])
-		fit_shootdown(p, c, share[PLAN_SHOOTDOWN]);
+		fit_shootdown(p, c,
+			      work_share(p, PLAN_SHOOTDOWN, c,
+					 share[PLAN_SHOOTDOWN]));
 	if (p->run[PLAN_RECLAIM])
-		fit_reclaim(p, c, share[PLAN_RECLAIM]);
+		fit_reclaim(
+			p, c,
+			work_share(p, PLAN_RECLAIM, c, share[PLAN_RECLAIM]));
 	if (p->run[PLAN_FLUSHLOOP])
-		fit_flushloop(p, c, share[PLAN_FLUSHLOOP]);
+		fit_flushloop(p, c,
+			      work_share(p, PLAN_FLUSHLOOP, c,
+					 share[PLAN_FLUSHLOOP]));
 	estimate(p, c);
 	if (!p->fits)
 		note(p,

@@ -69,7 +69,10 @@ struct plan_costs {
 	uint64_t cr3;	       /* CR3 reload */
 	uint64_t invlpg;       /* INVLPG of a present entry */
 	uint64_t page_copy;    /* copying one 4 KiB page */
-	uint32_t responders;   /* CPUs online but the initiator */
+	/* Printing one byte on the console (0: free): a UART's 87 us at 115200 */
+	uint64_t console_byte;
+	uint32_t responders; /* CPUs online but the initiator */
+	uint32_t l2_tlb;     /* L2 TLB 4 KiB entries: the refill's sets */
 };
 
 struct plan_shootdown {
@@ -149,13 +152,27 @@ uint64_t plan_flushloop_cycles(const struct plan_flushloop *fl,
 			       const struct plan_costs *c);
 
 /*
+ * What experiment e prints (its records, table lines and ticks, as p
+ * stands), at c->console_byte a byte: no reduction makes it less.
+ */
+uint64_t plan_output_cycles(const struct plan *p, enum plan_exp e,
+			    const struct plan_costs *c);
+
+/*
  * Reduces p (in place) to fit p->budget_ms on a machine with costs c, and
  * fills the estimates and notes. With budget 0, or no TSC rate, nothing is
  * reduced.
  */
 void plan_make(struct plan *p, const struct plan_costs *c);
 
-/* primitives: a handful of local ops and round trips per distance class. */
+/* Samples of each refill series (bench/refill.c): its sets are large. */
+#define PLAN_REFILL_SAMPLES 25
+
+/*
+ * primitives: a handful of local ops and round trips per distance class,
+ * and the refill measurement, whose working sets are 16, c->l2_tlb and
+ * twice that pages.
+ */
 uint64_t plan_primitives_cycles(uint32_t samples, uint32_t classes,
 				const struct plan_costs *c);
 

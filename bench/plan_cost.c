@@ -106,6 +106,63 @@ uint64_t plan_shootdown_cycles(const struct plan_shootdown *sd,
 	return per_round * ((uint64_t)sd->samples + sd->warmup);
 }
 
+/*
+ * About what each experiment prints, in bytes (from Bochs runs at 2 and 4
+ * CPUs): a shootdown run's record and table line 600, a reclaim or
+ * flushloop run's 900 and 800 with their ticks, primitives 4 KB in all.
+ * Where the console is a UART (115200 baud: 87 us a byte, a server's
+ * serial port, Bochs) that was half of the default suite's time.
+ */
+#define PRIMITIVES_BYTES 4000
+#define SD_RUN_BYTES	 600
+#define RC_RUN_BYTES	 900
+#define FL_RUN_BYTES	 800
+
+/*
+ * Shootdown's runs: per page count and responder count, each IPI
+ * strategy and ipi-full-global (also broadcast when it is to all), and
+ * INVLPGB and its global variant; the distance classes after the first
+ * (which is the 1-responder configuration) add 1-responder runs.
+ */
+static uint64_t sd_runs(const struct plan_shootdown *sd, uint32_t responders)
+{
+	uint64_t ipi = sd->ipi_strategies ? sd->ipi_strategies + 1 : 0;
+	uint64_t invlpgb = sd->invlpgb ? 2 : 0, per_pages = 0;
+
+	for (uint32_t j = 0; j < sd->ntargets; j++)
+		per_pages +=
+			ipi * (sd->targets[j] == responders ? 2 : 1) + invlpgb;
+	if (sd->classes > 1)
+		per_pages += (uint64_t)(sd->classes - 1) * (ipi + invlpgb);
+	return per_pages * sd->npages;
+}
+
+uint64_t plan_output_cycles(const struct plan *p, enum plan_exp e,
+			    const struct plan_costs *c)
+{
+	uint64_t bytes;
+
+	if (e >= PLAN_EXPS || !p->run[e])
+		return 0;
+	switch (e) {
+	case PLAN_PRIMITIVES:
+		bytes = PRIMITIVES_BYTES;
+		break;
+	case PLAN_SHOOTDOWN:
+		bytes = SD_RUN_BYTES * sd_runs(&p->sd, c->responders);
+		break;
+	case PLAN_RECLAIM: /* and the negative control's */
+		bytes = RC_RUN_BYTES * ((uint64_t)p->rc.nruns + 1);
+		break;
+	default:
+		bytes = FL_RUN_BYTES *
+			((uint64_t)p->fl.strategies * p->fl.cpu_counts +
+			 p->fl.controls);
+		break;
+	}
+	return bytes * c->console_byte;
+}
+
 uint64_t plan_ms_cycles(const struct plan_costs *c, uint64_t ms)
 {
 	return ms * c->tsc_khz;
@@ -212,8 +269,19 @@ uint64_t plan_flushloop_cycles(const struct plan_flushloop *fl,
 uint64_t plan_primitives_cycles(uint32_t samples, uint32_t classes,
 				const struct plan_costs *c)
 {
-	return (uint64_t)samples *
-	       (8 * (c->cr3 + c->invlpg) + 4 * c->ipi_one * (classes + 1));
+	uint64_t n =
+		samples < PLAN_REFILL_SAMPLES ? samples : PLAN_REFILL_SAMPLES;
+	uint64_t pages = 16 + 3 * (uint64_t)c->l2_tlb;
+
+	/*
+	 * The refill: of a sample's reads only the timed ones after a full
+	 * flush miss (and the preloads beyond the L2 TLB), about 4 misses a
+	 * page over its 4 series; its local curve's 652 INVLPGs and the
+	 * INVLPGB full flush; a round trip for each remote sample.
+	 */
+	return (uint64_t)samples * (8 * (c->cr3 + c->invlpg) +
+				    4 * c->ipi_one * (classes + 1)) +
+	       n * (4 * pages * c->touch + 4 * c->ipi_one + 653 * c->invlpg);
 }
 
 /* x * num / den, in two steps: no 128-bit division in the kernel. */

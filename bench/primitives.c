@@ -8,6 +8,7 @@
  * (the floor under any acknowledgement).
  */
 #include "bench/bench.h"
+#include "bench/refill.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "lib/printf.h"
@@ -31,16 +32,10 @@ static void emit_as(struct bench_ctx *ctx, const char *strategy, uint64_t *s,
 		    unsigned n, unsigned targets, uint64_t cpu, bool raw)
 {
 	struct result_field f[1] = {{"cpu", cpu, false}};
-	struct result r = {.bench = "primitives",
-			   .strategy = strategy,
-			   .raw = raw,
-			   .targets = targets,
-			   .pages = targets ? 0 : 1,
-			   .samples = s,
-			   .n = n,
-			   .fields = f,
-			   .nfields = 1};
+	struct result r = result_make("primitives", strategy, targets ? 0 : 1,
+				      targets, s, n, f, 1);
 
+	r.raw = raw;
 	r.distance = targets ? distance : NULL;
 	result_emit(&ctx->records, &r);
 	bench_printf(
@@ -173,15 +168,9 @@ static void emit_local(struct bench_ctx *ctx, const char *name, unsigned pages,
 	struct result_field f[3] = {{"cpu", this_cpu(), false},
 				    {"cached", c->cached, false},
 				    {"dropped", c->dropped, false}};
-	struct result r = {.bench = "primitives",
-			   .strategy = name,
-			   .pages = pages,
-			   .samples = s,
-			   .n = n,
-			   .fields = f,
-			   .nfields = 3,
-			   .emulated = emulated};
+	struct result r = result_make("primitives", name, pages, 0, s, n, f, 3);
 
+	r.emulated = emulated;
 	result_emit(&ctx->records, &r);
 	bench_printf(
 		"  %-20s cpu %3u %-12s p50 %7llu cyc %7llu ns p99 %7llu%s\n",
@@ -451,4 +440,5 @@ void primitives_run(const struct bench_params *p, struct bench_ctx *ctx)
 	if (!far)
 		report_skip("primitives: round trips", "one cpu only");
 	bench_free(s, n);
+	refill_run(ctx, n); /* the flush ceiling's inputs */
 }

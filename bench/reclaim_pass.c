@@ -10,6 +10,7 @@
 #include "bench/bench.h"
 #include "bench/flush.h"
 #include "bench/reclaim_pass.h"
+#include "bench/reclaim_race.h"
 #include "bench/reclaim_state.h"
 #include "lib/printf.h"
 #include "kernel/report.h"
@@ -60,9 +61,7 @@ static void write_back(struct rc_state *st, uint64_t first, unsigned n)
  * Until worker w has written its page p again, moved on, or RACE_WAIT_US
  * passed. A fixed window left it to the scheduler whether a worker wrote
  * at all: single-threaded TCG runs one vCPU at a time, and a worker that
- * did not run lost nothing. Whether a write was lost is decided by the
- * swap copy afterwards, not here: a write that raced the copy and made it
- * in only ends the wait early. Where CPUs keep no stale entry (kvm-pvm)
+ * did not run lost nothing. Where CPUs keep no stale entry (kvm-pvm)
  * the writes fault, never count, and each worker costs the whole wait.
  */
 static void wait_for_write(const struct rc_worker *w, uint64_t p, uint64_t seen)
@@ -73,37 +72,68 @@ static void wait_for_write(const struct rc_worker *w, uint64_t p, uint64_t seen)
 		cpu_relax();
 }
 
+static bool swap_lacks_last_write(const struct rc_state *st, uint64_t p)
+{
+	return *(volatile uint64_t *)phys_to_virt(st->swap_pa +
+						  p * PAGE_SIZE) !=
+	       *(volatile uint64_t *)&st->last_write[p];
+}
+
+/*
+ * Races worker w until it has lost a write, or RACE_WAIT_US passed: once
+ * it has just written its page (its TLB holds the translation, and it
+ * stays on the page), clear that PTE alone, copy the page, and wait for
+ * its next write. When that write does not come through (the worker's
+ * own reads evicted the entry: Bochs's direct-mapped TLB puts one
+ * worker's hot pages in the same sets as every cold page; or it moved on
+ * first), it is raced again on the page it writes next, still mapped.
+ * Clearing every PTE first left one try per worker, made at the same
+ * point of every pass where the run is deterministic: under Bochs at 4
+ * CPUs with seed=1 worker 0 was caught in none of four passes.
+ */
+static void race_worker(struct rc_state *st, unsigned w, uint64_t first,
+			unsigned n, uint64_t *done)
+{
+	const struct rc_worker *wk = &st->workers[w];
+	uint64_t start = rdtsc(), limit = us_to_cycles(RACE_WAIT_US);
+
+	while (rdtsc() - start < limit) {
+		uint64_t p = wk->page, seen = wk->writes;
+
+		wait_for_write(wk, p, seen);
+		if (!rc_race_target(p, wk->page, seen, wk->writes, first, n,
+				    RC_INSNS, done))
+			continue;
+		rc_race_mark(done, p - first);
+		clear_ptes(st, p, 1);
+		copy_out(st, p);
+		seen = wk->writes;
+		wait_for_write(wk, p, seen);
+		if (swap_lacks_last_write(st, p))
+			return;
+	}
+}
+
 /*
  * The negative control's write-back, before the flush, and as a reclaimer
- * racing the workers would least want it: first the pages the workers are
- * writing right now (the ones their TLBs hold), all of them back to back
- * so that no worker finishes its page meanwhile, then a wait for each
- * worker to write its page again, then the rest, each copy followed by a
- * window in which they go on writing. A write that reaches a page through
- * a stale entry after its copy is lost.
+ * racing the workers would least want it: first each worker raced on
+ * the page it is writing (race_worker), then the rest, their PTEs
+ * cleared together, each copy followed by a window in which the workers
+ * go on writing. A write that reaches a page through a stale entry after
+ * its copy is lost. Whether a write was lost is decided by the swap copy
+ * after the pass (lost_writes), not here.
  */
 static void write_back_racing(struct rc_state *st, uint64_t first, unsigned n)
 {
-	uint64_t *page = st->race_page, *seen = st->race_seen;
 	uint64_t done[RC_INSNS / 64] = {0};
-	unsigned nw = st->cfg.workers;
 
-	for (unsigned w = 0; w < nw; w++) {
-		uint64_t p = st->workers[w].page, i = p - first;
-
-		page[w] = p;
-		if (p < first || i >= n || i >= RC_INSNS ||
-		    (done[i / 64] & (1ull << (i % 64))))
-			continue;
-		done[i / 64] |= 1ull << (i % 64);
-		copy_out(st, p);
-	}
-	for (unsigned w = 0; w < nw; w++)
-		seen[w] = st->workers[w].writes;
-	for (unsigned w = 0; w < nw; w++)
-		wait_for_write(&st->workers[w], page[w], seen[w]);
+	for (unsigned w = 0; w < st->cfg.workers; w++)
+		race_worker(st, w, first, n, done);
+	for (unsigned i = 0; i < n; i++)
+		if (i >= RC_INSNS || !rc_race_done(done, i))
+			clear_ptes(st, first + i, 1);
 	for (unsigned i = 0; i < n; i++) {
-		if (i < RC_INSNS && (done[i / 64] & (1ull << (i % 64))))
+		if (i < RC_INSNS && rc_race_done(done, i))
 			continue;
 		copy_out(st, first + i);
 		udelay(WINDOW_US);
@@ -251,12 +281,12 @@ static void page_out(struct rc_state *st, struct rc_run *run, uint64_t *samples,
 			between_units(st, run, first);
 		t0 = rdtsc_ordered();
 
-		clear_ptes(st, first, b);
 		if (run->kind->s == RC_WRITEBACK_FIRST) {
-			/* wrong order, on purpose */
+			/* wrong order, on purpose; it clears the PTEs */
 			write_back_racing(st, first, b);
 			flush(st, run, first, b);
 		} else {
+			clear_ptes(st, first, b);
 			flush(st, run, first, b);
 			write_back(st, first, b);
 		}

@@ -4,6 +4,7 @@
  * verdicts (bench/reclaim_report.h).
  */
 #include "bench/bench.h"
+#include "bench/findings.h"
 #include "bench/reclaim_report.h"
 #include "bench/reclaim_timeline.h"
 #include "kernel/report.h"
@@ -12,8 +13,6 @@
 #include "mm/invlpgb.h"
 #include "mm/layout.h"
 #include "smp/percpu.h"
-
-#define GIB (1ull << 30)
 
 /* The run of strategy s in batches of batch, if it ran; else NULL. */
 static const struct rc_run *result_of(const struct rc_run *runs, size_t n,
@@ -116,9 +115,7 @@ void rc_check_lost(const struct rc_run *r, bool writers,
 /* Interrupts per GiB paged out; 0 if r paged nothing out (it failed). */
 static uint64_t irqs_per_gib(const struct rc_run *r)
 {
-	return r->count.pages
-		       ? r->count.irqs * GIB / (r->count.pages * PAGE_SIZE)
-		       : 0;
+	return findings_irqs_per_gib(r->count.irqs, r->count.pages);
 }
 
 /* The seed's claim: one flush per PMD sends 512x fewer IPIs. */

@@ -56,9 +56,7 @@ struct rc_state {
 	uint64_t tick_reads[BENCH_TICK_CPUS]; /* at the last tick */
 	uint64_t tick_icr0;		      /* IPIs sent before page_out */
 	struct invlpgb_regs insn[RC_INSNS];   /* a flush's INVLPGBs */
-	/* The negative control's race: each worker's page, its writes. */
-	uint64_t race_page[MAX_CPUS], race_seen[MAX_CPUS];
-	bool lost_by[MAX_CPUS]; /* worker w lost a write */
+	bool lost_by[MAX_CPUS];		      /* worker w lost a write */
 };
 
 static inline uint64_t rc_cold_va(uint64_t p)

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The result record (bench/result.h): statistics, histogram, raw samples. */
+#include "bench/ceiling.h"
+#include "bench/ceiling_run.h"
 #include "bench/hist.h"
 #include "bench/measure.h"
 #include "bench/result.h"
@@ -105,7 +107,20 @@ void result_emit(struct result_sink *sink, struct result *r)
 	json_str(&rec.j, "unit", "cycles");
 	emit_stats(&rec.j, &r->st);
 	if (r->n) {
+		uint64_t lo, hi;
+
 		json_u64(&rec.j, "stddev", r->st.stddev);
+		/*
+		 * The median's interval, which the ceiling is solved from
+		 * (only there: every record's would cost 6 KB a run).
+		 */
+		ceiling_median_ranks(r->n, &lo, &hi);
+		r->p50_lo = r->samples[lo - 1];
+		r->p50_hi = r->samples[hi - 1];
+		if (ceiling_uses(r)) {
+			json_u64(&rec.j, "p50_lo", r->p50_lo);
+			json_u64(&rec.j, "p50_hi", r->p50_hi);
+		}
 		emit_hist(&rec.j, r->samples, r->n);
 	}
 	if (tsc_freq.khz)
@@ -129,4 +144,6 @@ void result_emit(struct result_sink *sink, struct result *r)
 		bench_free(copy, r->n);
 	}
 	protocol_overhead_note(&sink->po, r);
+	findings_note(&sink->findings, r);
+	ceiling_note(r);
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "bench/findings.h"
 #include "bench/protocol_overhead.h"
 #include "bench/stats.h"
 
@@ -36,13 +37,35 @@ struct result {
 	const char *not_hardware;
 	bool raw;	 /* the timer's own cost: nothing subtracted */
 	struct stats st; /* filled by result_emit */
+	/* The median's ~95% order-statistic interval (bench/ceiling.h). */
+	uint64_t p50_lo, p50_hi;
 };
+
+/*
+ * A result of n samples in s with its fields; what else identifies it
+ * (distance, ipi_mode, emulated, raw) the caller sets.
+ */
+static inline struct result result_make(const char *bench, const char *strategy,
+					uint64_t pages, uint64_t targets,
+					uint64_t *s, size_t n,
+					const struct result_field *f, size_t nf)
+{
+	return (struct result){.bench = bench,
+			       .strategy = strategy,
+			       .pages = pages,
+			       .targets = targets,
+			       .samples = s,
+			       .n = n,
+			       .fields = f,
+			       .nfields = nf};
+}
 
 /* What result records need from the run, and what they add up to. */
 struct result_sink {
 	uint64_t overhead; /* the timer's own cost, subtracted */
 	bool raw;	   /* raw=on: every sample, in raw records */
 	struct protocol_overhead po;
+	struct findings_book findings; /* every record, for the findings */
 };
 
 /* Computes the statistics (overhead subtracted) and prints the record. */

@@ -5,6 +5,7 @@
  */
 #include "bench/bench.h"
 #include "bench/budget.h"
+#include "bench/ceiling_run.h"
 #include "bench/inject.h"
 #include "bench/options.h"
 #include "bench/protocol_overhead.h"
@@ -115,9 +116,12 @@ void bench_run(void)
 	if (nr_selected())
 		budget_report();
 	protocol_overhead_report(&ctx.records.po);
+	ceiling_report();
 	nmi_report();
 	xcall_lost_report();
 	if (ap_fault)
 		inject_ap_check(&params);
+	if (nr_selected())
+		findings_report(&ctx.records.findings);
 	bench_invlpgb_fini(&ctx.invlpgb);
 }

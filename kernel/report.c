@@ -84,7 +84,7 @@ static void verdict(const char *kind, unsigned *counter, const char *name,
 	line_start(&l, kind);
 	line_addf(&l, "%s", name);
 	if (why_fmt) {
-		line_addf(&l, ": ");
+		line_addf(&l, REPORT_DETAIL);
 		line_add(&l, why_fmt, ap);
 	}
 	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
@@ -102,6 +102,15 @@ void report_pass(const char *name_fmt, ...)
 	va_end(ap);
 	__atomic_fetch_add(&rep.passed, 1, __ATOMIC_RELAXED);
 	line_emit(&l);
+}
+
+void report_pass_detail(const char *name, const char *detail_fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, detail_fmt);
+	verdict("PASS", &rep.passed, name, detail_fmt, ap);
+	va_end(ap);
 }
 
 void report_fail(const char *name, const char *why_fmt, ...)
@@ -157,18 +166,14 @@ void report_control_init(struct report_control *c, const char *name)
 
 void report_control_shown(struct report_control *c, const char *what_fmt, ...)
 {
-	struct line l;
 	va_list ap;
 
 	c->shown = true;
 	c->missed[0] = '\0';
-	line_start(&l, "PASS");
-	line_addf(&l, "%s: ", c->name);
+	/* What it showed is counted: the detail, never the name. */
 	va_start(ap, what_fmt);
-	line_add(&l, what_fmt, ap);
+	verdict("PASS", &rep.passed, c->name, what_fmt, ap);
 	va_end(ap);
-	__atomic_fetch_add(&rep.passed, 1, __ATOMIC_RELAXED);
-	line_emit(&l);
 }
 
 void report_control_missed(struct report_control *c, const char *what_fmt, ...)

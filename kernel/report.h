@@ -4,15 +4,20 @@
  * writer, which the kernel points at the console and the host tests at a
  * buffer.
  *
- *   PASS: <name>            report_pass("mm: alloc: %d frames", n)
- *   FAIL: <name>: <why>     report_fail("mm: alloc", "got %d", n)
- *   SKIP: <name>: <why>     report_skip("tlb: invlpgb", "CPUID 8000_0008 ...")
+ *   PASS: <name>            report_pass("mm: alloc")
+ *   PASS: <name> -- <detail> report_pass_detail("mm: alloc", "%d frames", n)
+ *   FAIL: <name> -- <why>   report_fail("mm: alloc", "got %d", n)
+ *   SKIP: <name> -- <why>   report_skip("tlb: invlpgb", "CPUID 8000_0008 ...")
  *   INFO: <text>            report_info("cmdline: ...")
  *   a check that a negative control decides: report_gated()
  *   @json {...}             record_begin() ... record_end()
  *   SUMMARY: ...            report_summary()
  *
  * Names get the current prefixes in front ("smp: bringup: all cpus online").
+ * A name is the same in every run of one configuration: it never holds a
+ * measured number (a count, a rate, a time), which goes in the detail or
+ * the why, after REPORT_DETAIL; names never contain REPORT_DETAIL and stay
+ * under REPORT_NAME_MAX characters (docs/output.md, "Verdict names").
  */
 #ifndef KERNEL_REPORT_H
 #define KERNEL_REPORT_H
@@ -23,7 +28,9 @@
 
 #define REPORT_LINE_MAX	  512
 #define REPORT_PREFIX_MAX 8
-#define RECORD_SCHEMA	  1
+#define RECORD_SCHEMA	  2
+#define REPORT_DETAIL	  " -- " /* ends the name of a verdict line */
+#define REPORT_NAME_MAX	  100
 
 /* Exit statuses (docs/output.md "Ending a run"). */
 #define STATUS_PASS	   0
@@ -44,6 +51,9 @@ void report_prefix_pop(void);
 
 void report_pass(const char *name_fmt, ...)
 	__attribute__((format(printf, 1, 2)));
+/* PASS: name -- detail: what was measured on the way to the verdict. */
+void report_pass_detail(const char *name, const char *detail_fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void report_fail(const char *name, const char *why_fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void report_skip(const char *name, const char *why_fmt, ...)
@@ -69,10 +79,10 @@ struct report_control {
 
 /* Not run yet: the checks it decides SKIP, saying it did not run. */
 void report_control_init(struct report_control *c, const char *name);
-/* PASS: name: what. The checks it decides can pass. */
+/* PASS: name -- what. The checks it decides can pass. */
 void report_control_shown(struct report_control *c, const char *what_fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* SKIP: name: what: the checks it decides prove nothing. */
+/* SKIP: name -- what: the checks it decides prove nothing. */
 void report_control_missed(struct report_control *c, const char *what_fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -94,9 +104,9 @@ enum report_kind report_gate(unsigned long long bad, bool control_shown);
 
 /*
  * A check the control c decides, by report_gate():
- *   FAIL: <name>: <fail_why>, or <bad> <unit> where fail_why is NULL
+ *   FAIL: <name> -- <fail_why>, or <bad> <unit> where fail_why is NULL
  *   PASS: <name>
- *   SKIP: <name>: 0 <unit>, but that proves nothing (<c->name>: <missed>)
+ *   SKIP: <name> -- 0 <unit>, but that proves nothing (<c->name>: <missed>)
  * unit names what is counted ("stale reads"). Returns the verdict.
  */
 enum report_kind report_gated(const struct report_control *c,

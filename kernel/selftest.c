@@ -147,16 +147,18 @@ static void check_tsc(bool skew)
 	report_check(!backwards, "tsc: monotonic on this cpu",
 		     "went backwards %llu times in %d reads",
 		     (unsigned long long)backwards, TSC_MONOTONIC_READS);
-	if (tsc_freq.khz) {
-		char name[64];
-
+	if (tsc_freq.khz && tsc_khz_plausible(tsc_freq.khz)) {
+		/* The rate is measured: the detail, so the name stays put. */
+		report_pass_detail("tsc: frequency", "%llu kHz from %s",
+				   (unsigned long long)tsc_freq.khz,
+				   tsc_freq.source);
+	} else if (tsc_freq.khz) {
 		/* CPUID and hypervisor leaves are taken on trust: check. */
-		ksnprintf(name, sizeof(name), "tsc: frequency %llu kHz from %s",
-			  (unsigned long long)tsc_freq.khz, tsc_freq.source);
-		report_check(tsc_khz_plausible(tsc_freq.khz), name,
-			     "outside %llu..%llu kHz",
-			     (unsigned long long)TSC_KHZ_MIN,
-			     (unsigned long long)TSC_KHZ_MAX);
+		report_fail("tsc: frequency",
+			    "%llu kHz from %s: outside %llu..%llu kHz",
+			    (unsigned long long)tsc_freq.khz, tsc_freq.source,
+			    (unsigned long long)TSC_KHZ_MIN,
+			    (unsigned long long)TSC_KHZ_MAX);
 	} else
 		report_skip("tsc: frequency", "%s; times stay in cycles",
 			    tsc_freq.why);

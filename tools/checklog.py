@@ -9,7 +9,10 @@ What is checked:
   - Everything before the first protocol line (firmware and GRUB output,
     ANSI escapes) is skipped; lines may end in \\r\\n or \\n.
   - Protocol lines (PASS/FAIL/SKIP/INFO, @json, SUMMARY, EXIT) are well
-    formed, plain printable ASCII.
+    formed, plain printable ASCII. In a schema 2 log every FAIL and SKIP
+    ends its name at ' -- ', and no verdict name is over 99 characters or
+    holds a number that is not a parameter of the run (docs/output.md,
+    "Verdict names"; tools/verdictline.py).
   - Every @json line is one JSON object with "type" and "seq"; seq runs
     0, 1, 2, ... with no gap (a gap means a lost line).
   - The first record is "env" with its fields (tsc_khz is the estimate of
@@ -18,7 +21,9 @@ What is checked:
     present); "result", "tick", "timeline" and "fault" records have theirs
     (a result carries the env's idle wherever the env has one; a reclaim
     timeline's series decode, have one value a bin, its page-out bins
-    span pageout_us and hold every page and read its result reports); the last record is "summary", and its counts agree with the
+    span pageout_us and hold every page and read its result reports); at
+    most one "findings" record, with its fields, after every result
+    record; the last record is "summary", and its counts agree with the
     PASS/FAIL/SKIP lines and with the number of records before it.
   - Where the plan record names its runs: every planned run has its result
     record, and each shootdown and reclaim record's counts follow from its
@@ -51,6 +56,7 @@ import sys
 
 # No __pycache__ beside the sources (nothing to ignore or to commit by mistake).
 sys.dont_write_bytecode = True
+import verdictline  # noqa: E402
 from exitcodes import GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP  # noqa: E402
 import experiments  # noqa: E402  (the strategies, one list for the host tools)
 import timeline_codec  # noqa: E402  (the timeline records' encoding)
@@ -309,12 +315,76 @@ FAULT_FIELDS = {
     "vector": want_int(0),
     "rip": want_hex_or_int,
 }
+_CAVEATS = {"not_hardware": lambda v: None if isinstance(v, list) and
+             all(isinstance(x, str) and x for x in v) else "must be a list of tags"}
+FINDINGS_FIELDS = {
+    "records": want_int(0),
+    "records_dropped": want_int(0),
+    "crossover": want_object(dict(_CAVEATS, ipi=want_str(nonempty=True),
+                                  invlpgb=want_str(nonempty=True), cells=want_int(0),
+                                  frontier=lambda v: None if isinstance(v, list) else
+                                  "must be a list", linux_slower=want_int(0))),
+    "ceiling": want_object({}),
+    "interrupts": lambda v: None if v is None else want_object({
+        k: want_int(0) for k in ("targets", "per_page_per_gib", "batch512_per_gib",
+                                 "seed_per_page_per_gib", "seed_batch512_per_gib")})(v),
+    "worker_loss": want_object(_CAVEATS),
+    "throughput": want_object(dict(_CAVEATS, ipi=want_str(nonempty=True),
+                                   rows=lambda v: None if isinstance(v, list) else
+                                   "must be a list")),
+}
 SUMMARY_FIELDS = {
     "passed": want_int(0),
     "failed": want_int(0),
     "skipped": want_int(0),
     "records": want_int(0),
 }
+# The flush ceiling (docs/output.md "ceiling"): one record per way, after
+# the experiments, each point a working set's K* and its interval.
+CEILING_WHERE = ("at", "below", "above")
+CEILING_FIELDS = {
+    "way": want_choice("local", "unicast", "broadcast", "invlpgb"),
+    "targets": want_int(0),
+    "linux": want_int(1),
+    "l2_tlb": want_int(1),
+    "l2_tlb_source": want_choice("cpuid", "assumed"),
+    "hardware": want_bool(),
+    "points": lambda v: None if isinstance(v, list) else "must be a list",
+}
+CEILING_POINT_FIELDS = {
+    "w": want_int(1), "full_p50": want_int(0), "full_lo": want_int(0),
+    "full_hi": want_int(0), "k": want_int(0), "k_where": want_choice(*CEILING_WHERE),
+    "k_lo": want_int(0), "k_lo_where": want_choice(*CEILING_WHERE), "k_hi": want_int(0),
+    "k_hi_where": want_choice(*CEILING_WHERE),
+    "linux_pos": want_choice("below", "inside", "above"),
+}
+
+
+def check_ceiling(rec):
+    """Problems of a ceiling record: its fields, each point's, the order of
+    the intervals, and a reason wherever a figure is not the hardware's or
+    missing."""
+    probs = check_fields(rec, CEILING_FIELDS)
+    if rec.get("hardware") is False and \
+            not str(rec.get("not_hardware", "")).startswith("not a hardware answer here: "):
+        probs.append("hardware is false but not_hardware does not say why")
+    points = rec.get("points") if isinstance(rec.get("points"), list) else []
+    if not points and not rec.get("why_not"):
+        probs.append("no points and no why_not")
+    for i, p in enumerate(points):
+        if not isinstance(p, dict):
+            probs.append(f"points[{i}] must be an object")
+            continue
+        probs += [f"points[{i}]: {q}" for q in check_fields(p, CEILING_POINT_FIELDS)]
+        if all(_is_int(p.get(k)) for k in ("full_lo", "full_p50", "full_hi")) and \
+                not p["full_lo"] <= p["full_p50"] <= p["full_hi"]:
+            probs.append(f"points[{i}]: full_lo <= full_p50 <= full_hi does not hold")
+        if all(_is_int(p.get(k)) for k in ("k_lo", "k", "k_hi")) and \
+                not p["k_lo"] <= p["k"] <= p["k_hi"]:
+            probs.append(f"points[{i}]: k_lo <= k <= k_hi does not hold")
+    return probs
+
+
 # Summary fields only some runs have (primitives and shootdown both ran).
 SUMMARY_LATER_FIELDS = {
     "protocol_overhead": lambda v: None if isinstance(v, (int, float)) and
@@ -461,8 +531,9 @@ def scan_lines(rep, lines, first):
             rep.raw.append(line[6:])
         elif line.startswith(("PASS: ", "FAIL: ", "SKIP: ")):
             kind, rest = line[:4], line[6:]
-            if kind != "PASS" and not re.fullmatch(r"\S.*?: \S.*", rest):
-                rep.problem(n, f"{kind} line without '<name>: <why>': {line[:60]!r}")
+            # '<name> -- <why>' (schema 2) or '<name>: <why>' (schema 1).
+            if kind != "PASS" and not re.fullmatch(r"\S.*?( -- |: )\S.*", rest):
+                rep.problem(n, f"{kind} line without '<name> -- <why>': {line[:60]!r}")
             elif not rest.strip():
                 rep.problem(n, f"{kind} line without a name")
             if summaries:
@@ -498,6 +569,7 @@ def check_records(rep):
         return
     dist = DIST_SINCE_FIELD in recs[0] and recs[0].get("type") == "env"
     raws, timelines = {}, {}
+    findings = []
     if recs[0].get("type") != "env":
         rep.problem(recs[0]["_line"], f"first record is {recs[0].get('type')!r}, not 'env'")
     for rec in recs:
@@ -519,6 +591,9 @@ def check_records(rep):
         elif kind == "result":
             for p in check_result(rec, dist) + check_result_idle(rec, rep.env):
                 rep.problem(n, f"result: {p}")
+            if findings:
+                rep.problem(n, "a result record after the findings record (they are "
+                            "decided from every result before them)")
             tl = timelines.pop((rec.get("strategy"), rec.get("batch")), None) \
                 if rec.get("bench") == "reclaim" else None
             if tl is not None:
@@ -538,9 +613,18 @@ def check_records(rep):
             fields = dict(TICK_FIELDS, **TICK_BENCH_FIELDS.get(rec.get("bench"), {}))
             for p in check_fields(rec, fields):
                 rep.problem(n, f"tick: {p}")
+        elif kind == "ceiling":
+            for p in check_ceiling(rec):
+                rep.problem(n, f"ceiling: {p}")
         elif kind == "fault":
             for p in check_fields(rec, FAULT_FIELDS):
                 rep.problem(n, f"fault: {p}")
+        elif kind == "findings":
+            for p in check_fields(rec, FINDINGS_FIELDS):
+                rep.problem(n, f"findings: {p}")
+            if findings:
+                rep.problem(n, "a second findings record")
+            findings.append(rec)
         elif kind == "summary":
             later = {k: v for k, v in SUMMARY_LATER_FIELDS.items() if k in rec}
             for p in check_fields(rec, dict(SUMMARY_FIELDS, **later)):
@@ -961,7 +1045,8 @@ def check_runs(rep, fault_report):
     # invlpgb with bug=pcid on a CPU without PCID) is not held to it.
     waived |= {(b, s) for b in experiments.EXPERIMENTS for s in experiments.strategies(b)
                for line in rep.lines
-               if line.startswith(f"SKIP: {b}: {s}: ") and line.endswith(" is not run")}
+               if line.startswith((f"SKIP: {b}: {s}: ", f"SKIP: {b}: {s} -- "))
+               and line.endswith(" is not run")}
     for why in experiments.check_planned(rep.records, rep.env, waived):
         rep.problem(plan["_line"], f"plan: {why}")
 
@@ -1056,6 +1141,7 @@ def check_log(data, expect_status=None, expect_boot=None, expect_text=(),
     summaries, exits = scan_lines(rep, lines, first)
     check_output_mode(rep)
     check_records(rep)
+    check_names(rep, first)
     fault_report = any(r.get("type") in ("fault", "panic") for r in rep.records) or \
         any(ABORT_FAIL_RE.match(line) for line in rep.lines)
     check_ending(rep, summaries, exits, fault_report)
@@ -1064,6 +1150,26 @@ def check_log(data, expect_status=None, expect_boot=None, expect_text=(),
     for rec in rep.records:
         rec.pop("_line", None)
     return rep
+
+
+def check_names(rep, first):
+    """Schema 2 verdict names (docs/output.md, "Verdict names"): the name
+    ends at ' -- ', which every FAIL and SKIP line has; no name is over
+    verdictline.NAME_MAX characters or holds a measured number. Logs of
+    schema 1 had no such promise and are read as they are."""
+    schema = (rep.env or {}).get("schema")
+    if not isinstance(schema, int) or schema < 2:
+        return
+    allowed = verdictline.parameters(rep.env, rep.records)
+    for n, line in enumerate(rep.lines, first + 1):
+        v = verdictline.split(line)
+        if not v:
+            continue
+        if v[0] != "PASS" and verdictline.DETAIL not in line:
+            rep.problem(n, f"{v[0]} line without ' -- ' after its name: {line[:60]!r}")
+            continue
+        for why in verdictline.name_problems(v[1], allowed):
+            rep.problem(n, f"{v[0]} {v[1][:60]!r}: {why}")
 
 
 def check_file(path, **expect):

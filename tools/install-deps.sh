@@ -25,8 +25,10 @@ pkg-config clang-format"
 # runtimes; and Bochs 2.7 (./run-qemu.sh --emulator bochs, docs/bochs.md):
 # the emulator, its BIOS, its terminal display and the VGA BIOS. Installed
 # with the rest as root; a user without them is told what to install, and
-# make check runs without them (SKIP lines naming the package).
-OPTIONAL="clang libclang-rt-14-dev bochs bochsbios bochs-term vgabios"
+# make check runs without them (SKIP lines naming the package). And
+# lava-dispatcher (about 131 packages, 190 MB; it starts no service): the
+# LAVA cases run lava-run for real (tests/lava/run.py, docs/lab.md).
+OPTIONAL="clang libclang-rt-14-dev bochs bochsbios bochs-term vgabios lava-dispatcher"
 
 check_only=0
 want_qemu10=0
@@ -65,7 +67,7 @@ if [ -z "$missing$optional" ]; then
 	[ "$quiet" = 1 ] || echo "install-deps: all packages present"
 elif [ -z "$missing" ] && { [ "$check_only" = 1 ] || [ "$(id -u)" != 0 ]; }; then
 	# Only the fuzzing packages: say so, and let make check go on.
-	echo "install-deps: missing (for make fuzz and the Bochs cases; make check" \
+	echo "install-deps: missing (for make fuzz, the Bochs and LAVA cases; make check" \
 		"skips what needs them):$optional" >&2
 	echo "install-deps: run: sudo apt-get install -y --no-install-recommends$optional" >&2
 elif [ "$check_only" = 1 ]; then

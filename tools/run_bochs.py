@@ -22,7 +22,9 @@ usage: ./run-qemu.sh --emulator bochs [options] [-- KERNEL ARGS...]
                             2147483647)
   --quantum N               instructions a CPU runs before the next one
                             (1..32, default 16)
-  --timeout SECONDS         stop Bochs after this long (default 300)
+  --timeout SECONDS         stop Bochs after this long (default 200 per
+                            CPU, at least 300: the default suite at 2
+                            CPUs took 229-331 s on a loaded 2-core host)
   --log FILE                write the whole console (COM1) to FILE
   --json FILE               write the @json records to FILE, one a line
   --bochs-log FILE          keep Bochs's own log (default: discarded, but
@@ -89,6 +91,7 @@ IPS_MAX = (1 << 31) - 1  # Bochs reads ips as a signed 32-bit value
 POLL_S = 0.1
 DRAIN_S = 0.3  # after the EXIT line: let the last bytes reach the file
 TERM_WAIT_S = 3.0  # TERM, then KILL: a Bochs without a tty ignored TERM
+TIMEOUT_MIN_S, TIMEOUT_PER_CPU_S = 300, 200
 
 EXIT_PREFIX = b"EXIT: STATUS="
 
@@ -99,7 +102,7 @@ class Options:
     def __init__(self):
         self.boot, self.smp, self.mem, self.cpu = "bios", 2, "512M", DEFAULT_CPU
         self.ips, self.quantum = 200000000, 16
-        self.timeout, self.log, self.json, self.bochs_log = 300, None, None, None
+        self.timeout, self.log, self.json, self.bochs_log = None, None, None, None
         self.bochs = None
         self.kernel, self.iso, self.build, self.keep_iso = None, None, True, False
         self.dry_run, self.verbose = False, False
@@ -122,31 +125,21 @@ QEMU_ONLY = ("--machine", "--accel", "--tcg-threads", "--qemu", "--qemu10", "--q
 def parse_args(argv):
     """Options and the kernel arguments after `--`; raises UsageError."""
     o = Options()
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a == "--":
-            o.kargs = argv[i + 1:]
-            break
-        if a in ("-h", "--help"):
-            print(__doc__[__doc__.index("usage:"):].rstrip())
-            sys.exit(0)
-        if a in FLAGS:
-            setattr(o, *FLAGS[a])
-        elif a in VALUED:
-            if i + 1 >= len(argv):
-                raise UsageError(f"{a} needs a value")
-            i += 1
-            setattr(o, VALUED[a], argv[i])
-            if a in ("--kernel", "--iso"):
-                o.build = False
-        elif a in QEMU_ONLY:
-            raise UsageError(f"{a} is a QEMU option: not with --emulator bochs")
-        else:
-            raise UsageError(f"unknown option '{a}' (--emulator bochs)")
-        i += 1
+    run_qemu.scan_args(argv, o, __doc__, VALUED, FLAGS, unknown)
     check_options(o)
     return o
+
+
+def unknown(a):
+    if a in QEMU_ONLY:
+        return f"{a} is a QEMU option: not with --emulator bochs"
+    return f"unknown option '{a}' (--emulator bochs)"
+
+
+def default_timeout(smp):
+    """Seconds: one host thread interprets every CPU, so a run's wall time
+    grows with them (the guest's budget is in its own, emulated, time)."""
+    return max(TIMEOUT_MIN_S, TIMEOUT_PER_CPU_S * smp)
 
 
 def check_options(o):
@@ -155,7 +148,8 @@ def check_options(o):
         raise UsageError(f"--boot {o.boot}: under Bochs only bios (its BIOS boots GRUB "
                          f"from the ISO; no -kernel loader, no UEFI firmware, no iPXE)")
     o.smp = positive("--smp", str(o.smp))
-    o.timeout = positive("--timeout", str(o.timeout))
+    o.timeout = (positive("--timeout", str(o.timeout)) if o.timeout is not None
+                 else default_timeout(o.smp))
     o.ips = positive("--ips", str(o.ips))
     o.quantum = positive("--quantum", str(o.quantum))
     if o.ips > IPS_MAX:
@@ -445,18 +439,8 @@ def boot(o, iso, tmp):
 
 
 def main(argv):
-    try:
-        return run(parse_args(argv))
-    except UsageError as exc:
-        err(str(exc))
-        err("try: ./run-qemu.sh --emulator bochs --help")
-        return E_USAGE
-    except EnvError as exc:
-        err(str(exc))
-        return E_USAGE
-    except OSError as exc:
-        err(f"{exc.filename or ''}: {exc.strerror}" if exc.strerror else str(exc))
-        return E_USAGE
+    return run_qemu.guarded(lambda: run(parse_args(argv)),
+                            "try: ./run-qemu.sh --emulator bochs --help")
 
 
 if __name__ == "__main__":

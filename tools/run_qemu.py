@@ -206,16 +206,29 @@ VALUED = {"--boot": "boot", "--smp": "smp", "--mem": "mem", "--machine": "machin
           "--kernel": "kernel", "--iso": "iso", "--stop-after": "stop_after",
           "--serial": "serial", "--keys": "keys", "--acpi": "acpi",
           "--mem-holes": "mem_holes", "--media": "media",
-          "--usb-controller": "usb_controller", "--stick-size": "stick_size"}
+          "--usb-controller": "usb_controller", "--stick-size": "stick_size",
+          "--qemu-data": "data_dirs", "--qemu-arg": "qemu_extra"}
 FLAGS = {"--no-build": ("build", False), "--keep-iso": ("keep_iso", True),
          "--mem-noreserve": ("mem_noreserve", True),
          "--dry-run": ("dry_run", True), "-v": ("verbose", True),
-         "--verbose": ("verbose", True), "--probe": ("probe", True)}
+         "--verbose": ("verbose", True), "--probe": ("probe", True),
+         "--qemu10": ("qemu", QEMU10)}
 
 
 def parse_args(argv):
     """Options and the kernel arguments after `--`; raises UsageError."""
     o = Options()
+    scan_args(argv, o, __doc__, VALUED, FLAGS, lambda a: f"unknown option '{a}'")
+    check_options(o)
+    return o
+
+
+def scan_args(argv, o, doc, valued, flags, unknown):
+    """Fills o from argv (this launcher's and the Bochs one's, which share
+    the kernel arguments after `--`, -h and the --kernel/--iso rule):
+    flags[a] is (field, value); valued[a] the field the next argument sets,
+    or is appended to when the field is a list; unknown(a) the words
+    for any other option. Raises UsageError."""
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -223,29 +236,24 @@ def parse_args(argv):
             o.kargs = argv[i + 1:]
             break
         if a in ("-h", "--help"):
-            print(__doc__[__doc__.index("usage:"):].rstrip())
+            print(doc[doc.index("usage:"):].rstrip())
             sys.exit(0)
-        if a in FLAGS:
-            setattr(o, *FLAGS[a])
-        elif a == "--qemu10":
-            o.qemu = QEMU10
-        elif a in VALUED or a in ("--qemu-data", "--qemu-arg"):
+        if a in flags:
+            setattr(o, *flags[a])
+        elif a in valued:
             if i + 1 >= len(argv):
                 raise UsageError(f"{a} needs a value")
             i += 1
-            if a == "--qemu-data":
-                o.data_dirs.append(argv[i])
-            elif a == "--qemu-arg":
-                o.qemu_extra.append(argv[i])
+            field = getattr(o, valued[a])
+            if isinstance(field, list):
+                field.append(argv[i])
             else:
-                setattr(o, VALUED[a], argv[i])
-                if a in ("--kernel", "--iso"):
-                    o.build = False
+                setattr(o, valued[a], argv[i])
+            if a in ("--kernel", "--iso"):
+                o.build = False
         else:
-            raise UsageError(f"unknown option '{a}'")
+            raise UsageError(unknown(a))
         i += 1
-    check_options(o)
-    return o
 
 
 def positive(name, text):
@@ -1076,18 +1084,28 @@ EMULATORS = ("qemu", "bochs")
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    return guarded(lambda: launch(argv), "try: ./run-qemu.sh --help")
+
+
+def launch(argv):
+    emulator, argv = emulator_of(argv)
+    if emulator == "bochs":
+        # The same command, exit statuses and last lines; Bochs's own
+        # options and machine: tools/run_bochs.py.
+        import run_bochs  # noqa: E402
+        return run_bochs.main(argv)
+    return run(parse_args(argv))
+
+
+def guarded(step, hint):
+    """step()'s exit status, or 2 naming a usage or environment error
+    (with hint, the --help to read, after a usage one); the Bochs
+    launcher's main too."""
     try:
-        emulator, argv = emulator_of(argv)
-        if emulator == "bochs":
-            # The same command, exit statuses and last lines; Bochs's own
-            # options and machine: tools/run_bochs.py.
-            import run_bochs  # noqa: E402
-            return run_bochs.main(argv)
-        o = parse_args(argv)
-        return run(o)
+        return step()
     except UsageError as exc:
         err(str(exc))
-        err("try: ./run-qemu.sh --help")
+        err(hint)
         return E_USAGE
     except EnvError as exc:
         err(str(exc))

@@ -7,6 +7,7 @@
     tools/shootdown.py answer RUN... [--markdown | --json] [--plot PNG]
     tools/shootdown.py plot FILE [-o DIR]
     tools/shootdown.py tap LOG | junit LOG
+    tools/shootdown.py lava LOG [-o CONSOLE] [--gate] | lava-job KIND VAR=VALUE...
 
 docs/results.md says what each prints and its exit statuses. The code is in
 tools/results/; tools/checklog.py stays where it is (check runs it as is).

@@ -55,6 +55,8 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, HERE)
 
 import checklog  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "tools", "results"))
+import ceiling  # noqa: E402
 import exitcodes  # noqa: E402
 import experiments  # noqa: E402
 import run_bochs  # noqa: E402
@@ -95,7 +97,7 @@ class Case:
         self.mem_bytes = 0
         self.stopped, self.within, self.noconsole = False, None, False
         self.sweep = None
-        self.reclaim = self.flushloop = False
+        self.reclaim = self.flushloop = self.ceiling = False
         self.timeline = None  # None: not checked; else the budget in % (0: none)
         for item in words(row["checks"]):
             self.add_check(item)
@@ -152,7 +154,7 @@ class Case:
             self.tsc = True
         elif key == "mem":
             self.mem_bytes = parse_size(val)
-        elif item in ("reclaim", "flushloop", "stopped", "noconsole"):
+        elif item in ("reclaim", "flushloop", "stopped", "noconsole", "ceiling"):
             setattr(self, item, True)
         elif key == "within":
             self.within = float(val)
@@ -524,6 +526,9 @@ class Runner:
         for bench in ("reclaim", "flushloop"):
             if getattr(case, bench):
                 problems += experiments.check_clean(rep.records, bench)
+        if case.ceiling:
+            problems += [f"ceiling: {p}" for p in
+                         ceiling.agreement(ceiling.Records(rep.records))]
         if case.timeline is not None:
             problems += check_timeline(rep, case.timeline)
         return judged(problems, log)

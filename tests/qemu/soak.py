@@ -344,7 +344,7 @@ def judge_fault(status, errlines, log, fault):
     landed = [STOPPED.match(ln) for ln in rep.lines]
     landed = [m for m in landed if m]
     if not landed:
-        skip = any(ln.startswith("SKIP: selftest: ap fault:") and "nothing was injected" in ln
+        skip = any(ln.startswith(("SKIP: selftest: ap fault -- ", "SKIP: selftest: ap fault:")) and "nothing was injected" in ln
                    for ln in rep.lines)
         return ("ok", [], None) if skip else \
             ("fail", ["neither a stop nor the 'nothing was injected' SKIP"], None)

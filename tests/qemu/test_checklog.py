@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import checklog  # noqa: E402  (needs the path above)
 import exitcodes  # noqa: E402
 import experiments  # noqa: E402
+import verdictline  # noqa: E402
 
 
 def read_header(path):
@@ -230,6 +231,35 @@ class Runs(unittest.TestCase):
         lost = [dict(r, lost_writes=1) if r.get("bench") == "reclaim" else r for r in recs]
         self.assertEqual(len([p for p in experiments.check_clean(lost, "reclaim")
                               if "lost_writes" in p]), 2)  # not the control's
+
+
+class VerdictNames(unittest.TestCase):
+    """Where a name ends (tools/verdictline.py), in both schemas."""
+
+    def test_schema2_name_ends_at_the_marker(self):
+        self.assertEqual(verdictline.split("FAIL: a: b -- c: d -- e"),
+                         ("FAIL", "a: b", "c: d -- e"))
+        self.assertEqual(verdictline.split("PASS: tsc: frequency -- 2445436 kHz"),
+                         ("PASS", "tsc: frequency", "2445436 kHz"))
+        self.assertEqual(verdictline.split("PASS: a: b"), ("PASS", "a: b", None))
+
+    def test_schema1_lines_read_as_before(self):
+        self.assertEqual(verdictline.split("SKIP: tlb: invpcid: CPUID.7 is clear"),
+                         ("SKIP", "tlb: invpcid", "CPUID.7 is clear"))
+        self.assertEqual(verdictline.split("FAIL: x"), ("FAIL", "x", ""))
+        self.assertIsNone(verdictline.split("INFO: a -- b"))
+
+    def test_numbers_in_names(self):
+        env = {"cmdline": "pages=33 seed=7", "cpus_online": 4}
+        plan = {"type": "plan", "runs": {"reclaim": [{"batch": 31}]},
+                "costs_ns": {"ipi_one": 3467}}
+        allowed = verdictline.parameters(env, [plan])
+        ok = ("reclaim: batch 31: no lost writes", "tlb: cr3 reload drops it",
+              "tsc: sources agree within 0.5%", "smp: 10000 IPIs", "a 33 4")
+        for name in ok:
+            self.assertEqual(verdictline.name_problems(name, allowed), [], name)
+        for name in ("tsc: frequency 2445436 kHz", "x: 3467 ns", "x: 1 of 5"):
+            self.assertTrue(verdictline.name_problems(name, allowed), name)
 
 
 class ExitCodes(unittest.TestCase):

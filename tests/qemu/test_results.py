@@ -38,7 +38,9 @@ import cli  # noqa: E402
 import answer  # noqa: E402
 import hist  # noqa: E402
 import results_synth as synth  # noqa: E402
+import findings  # noqa: E402
 import stats  # noqa: E402
+import test_ceiling  # noqa: E402
 import verdicts  # noqa: E402
 from runs import load, load_all  # noqa: E402
 
@@ -63,6 +65,11 @@ SAME_CASES = (SAME_A[0], SAME_B[0])
 # Where the delayed runs did not run in this invocation, the slowdown is
 # synthetic: SAME_A's records with histograms drawn 3x slower for ipi-range.
 DELAY_CASES = ("results-slow", "results-slow-2", "results-slow-3")
+# A small run of every experiment with the INVLPGB model, and the same
+# with the ipi-linux responders delayed: the findings (cases.tsv).
+FINDINGS_CASES = ("results-findings", "results-findings-delay")
+# Two default runs but for seed= (cases.tsv): the same verdict names.
+NAME_CASES = ("names-seed-1", "names-seed-2")
 
 
 def run_cli(argv):
@@ -400,6 +407,85 @@ def frontier_at(t_win):
     return lambda p, t: synth.ipi_cost(p, t) * (1.5 if t < t_win else 0.6)
 
 
+def claims_run(name, loss=None, ratio=None, env=None, irqs=(10752, 21)):
+    """A run of reclaim and flushloop records for findings.Claims: loss
+    (per-page, batch 512, each a pct or (pct, lo, hi)), ratio (INVLPGB
+    over ipi-range loops per second at 1 and 4 CPUs)."""
+    from runs import Run
+    run = Run(name, "jsonl")
+    run.env = dict({"type": "env"}, **(env or {}))
+    recs = [run.env]
+    for (strategy, batch), got, n in zip((("per-page", 1), ("batch", 512)), loss or (),
+                                         irqs):
+        rec = {"type": "result", "bench": "reclaim", "strategy": strategy, "batch": batch,
+               "pages": 3584, "targets": 3, "irqs_received": n}
+        if isinstance(got, tuple):
+            rec.update(worker_loss_pct=got[0], worker_loss_lo_pct=got[1],
+                       worker_loss_hi_pct=got[2])
+        elif got is not None:
+            rec["worker_loss_pct"] = got
+        recs.append(rec)
+    for cpus in (1, 4):
+        if ratio is None:
+            break
+        for strategy, ops in (("ipi-range", 1000), ("invlpgb", round(1000 * ratio))):
+            recs.append({"type": "result", "bench": "flushloop", "strategy": strategy,
+                         "cpus": cpus, "ops_per_s": ops})
+    run.records = recs
+    return run
+
+
+class Claims(unittest.TestCase):
+    """The seeds' claims of answer, pooled with the run as the unit."""
+
+    def test_loss_over_runs_has_a_t_interval(self):
+        runs = [claims_run(f"r{i}", loss=(50 + 5 * i, 2 + i)) for i in range(3)]
+        text = "\n".join(findings.Claims(runs).loss_lines())
+        # mean 55, sd 5, t(0.975, 2) = 4.303: 55 +- 12.4; 3 +- 2.5; 52 +- 9.9
+        self.assertIn("per-page: 55% [43, 67] over 3 runs", text)
+        self.assertIn("batch 512: 3% [1, 5] over 3 runs", text)
+        self.assertIn("per-page - batch 512: 52 points [42, 62] over 3 runs", text)
+
+    def test_one_run_keeps_its_own_interval_or_says_it_has_none(self):
+        got = findings.Claims([claims_run("a", loss=((53, 48, 58), 1))]).loss_lines()
+        self.assertIn("per-page: 53% [48, 58] within the one boot (over its timeline's bins)",
+                      got)
+        self.assertIn("batch 512: 1% (one run, no interval)", got)
+        self.assertIn("per-page - batch 512: 52 points (one run, no interval)", got)
+
+    def test_throughput_ratio_over_runs(self):
+        runs = [claims_run(f"r{i}", ratio=r) for i, r in enumerate((1.9, 2.0, 2.1))]
+        got = findings.Claims(runs).throughput_lines()
+        self.assertRegex(got[0], r"^1 cpus: invlpgb / ipi-range = 2\.00 \[1\.7\d, 2\.2\d\] "
+                         r"over 3 runs$")
+        one = findings.Claims(runs[:1]).throughput_lines()
+        self.assertIn("one run: launch-to-launch variance", one[0])
+
+    def test_interrupts_are_exact_counts(self):
+        c = findings.Claims([claims_run("a", loss=(1, 1)), claims_run("b", loss=(1, 1))])
+        lines = c.interrupt_lines()
+        self.assertIn("per-page 786,432, batch 512 1,536 per GiB paged out: 512.00x fewer",
+                      lines[0])
+        self.assertEqual(lines[-1], "exact counts, an answer on any machine (every run)")
+        self.assertEqual(findings.Claims([claims_run("c")]).interrupt_lines(),
+                         ["no data: no per-page and batch 512 reclaim records"])
+
+    def test_what_the_machine_cannot_answer_is_named(self):
+        tcg = claims_run("t", loss=(80, 99), ratio=1.0, env={"hypervisor": "TCGTCGTCGTCG"})
+        pvm = claims_run("p", loss=(80, 99), ratio=1.0,
+                         env={"hypervisor": "KVMKVMKVM", "rdtsc_trapped": True})
+        metal = claims_run("m", loss=(53, 0), ratio=2.0)
+        titles = {t: q for t, q, _ in findings.Claims([tcg]).sections()}
+        self.assertEqual(titles["seed 001: worker loss during page-out"],
+                         "not a hardware answer here: QEMU TCG")
+        self.assertEqual(titles["seed 001: interrupts per GiB paged out"], "exact counts")
+        titles = {t: q for t, q, _ in findings.Claims([pvm]).sections()}
+        self.assertEqual(titles["seed 000: flushloop INVLPGB / IPI throughput"],
+                         "not a hardware answer here: RDTSC trapped, hypervisor")
+        titles = {t: q for t, q, _ in findings.Claims([metal]).sections()}
+        self.assertEqual(titles["seed 001: worker loss during page-out"], "a hardware answer")
+
+
 class Answer(unittest.TestCase):
     """answer over synthetic runs with a known crossover."""
 
@@ -554,6 +640,22 @@ class VerdictFormats(unittest.TestCase):
         self.assertIn("ok 5 - x: a \\# b # SKIP why \\# not", text)
         strict_tap(text)
         self.assertIsNone(prove_problem(text))
+
+    def test_schema2_names_and_pass_details(self):
+        """A schema 2 log: names end at ' -- ', a PASS detail goes in the TAP
+        point's YAML block and in JUnit's system-out, never in the name."""
+        run = load(os.path.join(SAMPLES, "good-schema2.log"))
+        tsc = [v for v in run.verdicts if v.name == "tsc: frequency"]
+        self.assertEqual(len(tsc), 1)
+        self.assertRegex(tsc[0].why, r"^[0-9]+ kHz from hpet$")
+        skip = [v for v in run.verdicts if v.name == "tlb: invpcid"]
+        self.assertEqual(skip[0].kind, "SKIP")
+        text = verdicts.to_tap(run)
+        self.assertRegex(text, r"ok [0-9]+ - tsc: frequency\n  ---\n  detail: \"[0-9]+ kHz")
+        strict_tap(text)
+        self.assertIsNone(prove_problem(text))
+        xml = verdicts.junit_text(run)
+        self.assertRegex(xml, r'name="tsc: frequency">\s*<system-out>[0-9]+ kHz from hpet<')
 
     def test_strict_reader_rejects_bad_tap(self):
         for bad in ("1..1\nok 1\n", "TAP version 13\n1..2\nok 1\nok 3\n",
@@ -713,6 +815,18 @@ class Plot(unittest.TestCase):
             synth.write_jsonl(path, synth.make_records())
             check_plot(self, path, os.path.join(tmp, "plots"), expect_all=True)
 
+    def test_plot_ceiling(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "c.jsonl")
+            synth.write_jsonl(path, test_ceiling.records())
+            manifest = check_plot(self, path, os.path.join(tmp, "plots"))
+            fig, = [e for e in manifest["figures"] if e["name"] == "ceiling"]
+            self.assertEqual((fig["axes"][0]["xscale"], fig["axes"][0]["yscale"]),
+                             ("log", "log"))
+            # The curve, K* of each W, the full side of each W, and 33.
+            self.assertGreaterEqual(fig["axes"][0]["lines"], 6)
+            self.assertIn("flush ceiling (unicast)", fig["suptitle"])
+
 
 EXPECTED_LABELS = {
     "shootdown-pages": ("pages per invalidation", "initiator latency"),
@@ -724,7 +838,11 @@ EXPECTED_LABELS = {
     "reclaim-timeline": [("page-out", "worker reads per second"),
                          ("strategy and batch", "worker loss")],
     "reclaim-irqs": ("strategy and batch", "interrupts per GiB"),
+    "ceiling": ("pages flushed (K)", "cycles (p50)"),
 }
+# Drawn only from runs with the refill records (primitives), which the
+# synthetic run of every experiment does not have.
+NEEDS_REFILL = ("ceiling",)
 
 
 def check_plot(test, path, outdir, expect_all=False):
@@ -738,7 +856,8 @@ def check_plot(test, path, outdir, expect_all=False):
         manifest = json.load(f)
     drawn = [e for e in manifest["figures"] if "skipped" not in e]
     if expect_all:
-        test.assertEqual([e["name"] for e in drawn], list(EXPECTED_LABELS))
+        test.assertEqual([e["name"] for e in drawn],
+                         [n for n in EXPECTED_LABELS if n not in NEEDS_REFILL])
     test.assertTrue(drawn, "no figure drawn")
     with open(os.path.join(outdir, "index.html"), encoding="utf-8") as f:
         page = f.read()
@@ -774,6 +893,18 @@ class FreshLogs(unittest.TestCase):
         if missing:
             self.skipTest(f"case {', '.join(missing)} did not run in this invocation")
         return [FRESH[n] for n in names]
+
+    def test_two_seeds_give_the_same_verdict_names(self):
+        """docs/output.md "Verdict names": a default run with seed=1 and one
+        with seed=2 (NAME_CASES) name the same checks, one for one; each
+        log is also held to checklog's rule on numbers in names."""
+        a, b = (load(p) for p in self.need(*NAME_CASES))
+        names_a = sorted(v.name for v in a.verdicts)
+        names_b = sorted(v.name for v in b.verdicts)
+        self.assertGreater(len(names_a), 50)
+        self.assertEqual(names_a, names_b)
+        details = [v.why for v in a.verdicts if v.kind == "PASS" and v.why]
+        self.assertTrue(any("kHz" in d for d in details), details)
 
     def test_compare_two_runs_of_one_configuration(self):
         a, b = self.need(*SAME_CASES)
@@ -842,6 +973,70 @@ class FreshLogs(unittest.TestCase):
         fig = {e["name"]: e for e in manifest["figures"]}["reclaim-timeline"]
         self.assertEqual(fig["axes"][0]["lines"], len(tls))
 
+    def test_guest_and_host_findings_agree(self):
+        """Every fresh log's findings record is what findings.py decides
+        from that log's records."""
+        self.need(*FINDINGS_CASES)
+        checked = 0
+        for name, log in sorted(FRESH.items()):
+            run = load(log)
+            guest = findings.guest_findings(run)
+            if guest is None:
+                continue
+            with self.subTest(case=name):
+                self.assertEqual(guest, findings.run_findings(run))
+                checked += 1
+        self.assertGreaterEqual(checked, len(FINDINGS_CASES))
+
+    def test_findings_mark_what_this_machine_cannot_answer(self):
+        log, = self.need(FINDINGS_CASES[0])
+        run = load(log)
+        got = findings.guest_findings(run)
+        # Single-threaded TCG: every finding that times something says so.
+        self.assertIn("QEMU TCG", got["crossover"]["not_hardware"])
+        self.assertIn("INVLPGB emulated", got["crossover"]["not_hardware"])
+        self.assertIn("QEMU TCG", got["worker_loss"]["not_hardware"])
+        self.assertIn("QEMU TCG", got["throughput"]["not_hardware"])
+        # Counts are an answer anywhere.
+        self.assertEqual(got["interrupts"]["per_page_per_gib"],
+                         got["interrupts"]["seed_per_page_per_gib"])
+        status, out, _ = run_cli(["answer", "--json", log])
+        self.assertEqual(status, 0, out)
+        ans = json.loads(out)
+        self.assertEqual(len(ans["cells"]), got["crossover"]["cells"])
+        cells = [r for r in run.results("shootdown") if r.get("strategy") == "invlpgb"]
+        self.assertTrue(cells and all(r.get("emulated") for r in cells))
+        self.assertFalse(ans["hardware_answer"])
+
+    def test_handler_delay_moves_the_crossover(self):
+        """delay_handler=ipi-linux:D makes every ipi-linux flush wait at
+        least D cycles for a responder (and at most D per target, were the
+        responders served one after another), so ipi-linux's p50 grows by
+        D to targets x D, and INVLPGB (whose cost under the model is far
+        below D) must win from the fewest targets at every page count."""
+        control, delayed = (load(p) for p in self.need(*FINDINGS_CASES))
+        d = 2000000
+        base = {(r["pages"], r["targets"]): r["p50"] for r in control.results("shootdown")
+                if r["strategy"] == "ipi-linux"}
+        inv = [r["p50"] for r in control.results("shootdown") if r["strategy"] == "invlpgb"]
+        self.assertLess(max(inv), d // 4, "the model's INVLPGB is not far below the delay")
+        for r in delayed.results("shootdown"):
+            if r["strategy"] != "ipi-linux":
+                continue
+            key = (r["pages"], r["targets"])
+            with self.subTest(cell=key):
+                self.assertEqual(r.get("delay_cycles"), d)
+                grew = r["p50"] - base[key]
+                self.assertGreaterEqual(grew, d * 9 // 10)
+                self.assertLessEqual(grew, d * r["targets"] + d // 2)
+        fewest = min(t for _, t in base)
+        front = findings.guest_findings(delayed)["crossover"]["frontier"]
+        self.assertTrue(front)
+        self.assertEqual({f["lean_from"] for f in front}, {fewest})
+        ctl = findings.guest_findings(control)["crossover"]["frontier"]
+        for a, b in zip(front, ctl):
+            self.assertTrue(b["lean_from"] is None or a["lean_from"] <= b["lean_from"])
+
     def test_plot(self):
         name = "full-q35-4cpu" if "full-q35-4cpu" in FRESH else SAME_CASES[0]
         log, = self.need(name)
@@ -875,6 +1070,10 @@ class FreshLogs(unittest.TestCase):
                 self.assertEqual((int(suite.get("tests")), int(suite.get("failures")),
                                   int(suite.get("skipped"))), (p + f + s + 1, f, s))
 
+    def test_ceiling_delay_lowers_it(self):
+        control, delayed = self.need(test_ceiling.CONTROL, test_ceiling.DELAYED)
+        test_ceiling.fresh_delay_lowers_the_ceiling(self, control, delayed)
+
     def test_table(self):
         log, = self.need(SAME_CASES[0])
         status, out, _ = run_cli(["table", log])
@@ -884,7 +1083,8 @@ class FreshLogs(unittest.TestCase):
 
 
 # What the runner runs before the cases (FreshLogs runs after them).
-SELFTEST_CLASSES = (Histograms, Statistics, RunLevelStatistics, Compare, Answer, VerdictFormats, CheckAndTable, Plot)
+SELFTEST_CLASSES = (Histograms, Statistics, RunLevelStatistics, Compare, Answer, VerdictFormats, CheckAndTable, Plot,
+                    test_ceiling.Synthetic)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,14 @@ class Options(unittest.TestCase):
         self.assertRegex(err, r"com1: enabled=1, mode=file, dev=/\S+")
         self.assertIn("boot: cdrom", err)
 
+    def test_default_timeout_grows_with_the_cpus(self):
+        # The default suite at 2 CPUs took 229-331 s here, over 300 once;
+        # every CPU more is interpreted on the same host thread.
+        self.assertEqual(run_bochs.parse_args(["--smp", "1"]).timeout, 300)
+        self.assertEqual(run_bochs.parse_args(["--smp", "2"]).timeout, 400)
+        self.assertEqual(run_bochs.parse_args(["--smp", "4"]).timeout, 800)
+        self.assertEqual(run_bochs.parse_args(["--smp", "4", "--timeout", "30"]).timeout, 30)
+
     def test_xapic_model(self):
         status, err = launch("--cpu", "ryzen", "--smp", "2")
         self.assertEqual(status, 0, err)

@@ -9,21 +9,12 @@ group.
 Run: python3 tests/tools/test_run_qemu_usb.py  (make launcher-test runs it).
 """
 
-import os
-import subprocess
 import sys
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-LAUNCHER = os.path.join(ROOT, "tools", "run_qemu.py")
+sys.dont_write_bytecode = True
 
-
-def launch(*args):
-    """(exit status, stderr) of a dry run with these arguments."""
-    p = subprocess.run([sys.executable, LAUNCHER, "--dry-run", "--accel", "tcg",
-                        "--no-build", *args], capture_output=True, text=True)
-    return p.returncode, p.stderr
+from dryrun import launch  # noqa: E402
 
 
 class MediaUsb(unittest.TestCase):

@@ -45,11 +45,12 @@ static void test_verdict_lines(void **state)
 	report_skip("x2apic", "CPUID.1:ECX[21] is clear");
 	report_prefix_pop();
 	report_info("hello %d", 7);
-	assert_string_equal(out, "PASS: boot: magic\n"
-				 "FAIL: smp: bringup: cpu 3: no answer after "
-				 "100 ms\n"
-				 "SKIP: smp: x2apic: CPUID.1:ECX[21] is clear\n"
-				 "INFO: hello 7\n");
+	assert_string_equal(out,
+			    "PASS: boot: magic\n"
+			    "FAIL: smp: bringup: cpu 3 -- no answer after "
+			    "100 ms\n"
+			    "SKIP: smp: x2apic -- CPUID.1:ECX[21] is clear\n"
+			    "INFO: hello 7\n");
 	struct report_counts c = report_get_counts();
 	assert_int_equal(c.passed, 1);
 	assert_int_equal(c.failed, 1);
@@ -61,7 +62,19 @@ static void test_check(void **state)
 	(void)state;
 	assert_true(report_check(true, "a", "never %d", 1));
 	assert_false(report_check(false, "b", "saw %d", 2));
-	assert_string_equal(out, "PASS: a\nFAIL: b: saw 2\n");
+	assert_string_equal(out, "PASS: a\nFAIL: b -- saw 2\n");
+}
+
+/* A PASS may carry what was measured; the name stays the same. */
+static void test_pass_detail(void **state)
+{
+	(void)state;
+	report_prefix_push("tsc");
+	report_pass_detail("frequency", "%d kHz from %s", 2445436, "hpet");
+	report_prefix_pop();
+	assert_string_equal(out, "PASS: tsc: frequency -- 2445436 kHz from "
+				 "hpet\n");
+	assert_int_equal(report_get_counts().passed, 1);
 }
 
 static void test_status(void **state)
@@ -91,7 +104,7 @@ static void test_records_and_summary(void **state)
 	assert_string_equal(
 		out, "@json {\"type\":\"env\",\"seq\":0,\"schema\":1}\n"
 		     "PASS: x\n"
-		     "FAIL: y: z\n"
+		     "FAIL: y -- z\n"
 		     "@json {\"type\":\"summary\",\"seq\":1,\"passed\":1,"
 		     "\"failed\":1,\"skipped\":0,\"records\":1}\n"
 		     "SUMMARY: 2 tests, 1 unexpected failures, 0 "
@@ -149,7 +162,7 @@ static void test_record_overflow(void **state)
 	record_begin(&r, buf, sizeof(buf), "x");
 	record_end(&r);
 	assert_string_equal(out,
-			    "FAIL: report: record: record 0 did not fit in "
+			    "FAIL: report: record -- record 0 did not fit in "
 			    "its 40-byte buffer\n"
 			    "@json {\"type\":\"error\",\"seq\":0,\"error\":"
 			    "\"record overflow\",\"cap\":40}\n"
@@ -197,10 +210,10 @@ static void test_control_shown(void **state)
 	assert_int_equal(
 		report_gated(&c, 1, "stale reads", "cpu 3 read it", "x: c"),
 		REPORT_FAIL);
-	assert_string_equal(out, "PASS: x: negative control: 5 stale reads\n"
+	assert_string_equal(out, "PASS: x: negative control -- 5 stale reads\n"
 				 "PASS: x: a\n"
-				 "FAIL: x: b: 2 stale reads\n"
-				 "FAIL: x: c: cpu 3 read it\n");
+				 "FAIL: x: b -- 2 stale reads\n"
+				 "FAIL: x: c -- cpu 3 read it\n");
 }
 
 /*
@@ -222,12 +235,13 @@ static void test_control_missed(void **state)
 	assert_int_equal(report_gated(&c, 4, "lost writes", NULL, "r: b"),
 			 REPORT_FAIL);
 	assert_string_equal(
-		out, "SKIP: r: negative control: lost 16 writes, but of only 2 "
-		     "of 3: the checks it decides prove nothing\n"
-		     "SKIP: r: batch 31: 0 lost writes, but that proves "
-		     "nothing (r: negative control: lost 16 writes, but of "
-		     "only 2 of 3)\n"
-		     "FAIL: r: b: 4 lost writes\n");
+		out,
+		"SKIP: r: negative control -- lost 16 writes, but of only 2 "
+		"of 3: the checks it decides prove nothing\n"
+		"SKIP: r: batch 31 -- 0 lost writes, but that proves "
+		"nothing (r: negative control: lost 16 writes, but of "
+		"only 2 of 3)\n"
+		"FAIL: r: b -- 4 lost writes\n");
 	struct report_counts n = report_get_counts();
 	assert_int_equal(n.skipped, 2);
 	assert_int_equal(n.failed, 1);
@@ -241,7 +255,7 @@ static void test_control_not_run(void **state)
 	(void)state;
 	report_control_init(&c, "r: negative control");
 	report_gated(&c, 0, "lost writes", NULL, "r: a");
-	assert_string_equal(out, "SKIP: r: a: 0 lost writes, but that proves "
+	assert_string_equal(out, "SKIP: r: a -- 0 lost writes, but that proves "
 				 "nothing (r: negative control: it did not "
 				 "run)\n");
 }
@@ -256,9 +270,10 @@ static void test_control_note(void **state)
 	report_gated(&c, 0, "reads", NULL, "t: a");
 	report_control_note(&c, true, "read %s", "old");
 	report_gated(&c, 0, "reads", NULL, "t: b");
-	assert_string_equal(out, "SKIP: t: a: 0 reads, but that proves nothing "
-				 "(the control: read new)\n"
-				 "PASS: t: b\n");
+	assert_string_equal(out,
+			    "SKIP: t: a -- 0 reads, but that proves nothing "
+			    "(the control: read new)\n"
+			    "PASS: t: b\n");
 }
 
 int main(void)
@@ -266,6 +281,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_verdict_lines, setup),
 		cmocka_unit_test_setup(test_check, setup),
+		cmocka_unit_test_setup(test_pass_detail, setup),
 		cmocka_unit_test_setup(test_status, setup),
 		cmocka_unit_test_setup(test_records_and_summary, setup),
 		cmocka_unit_test_setup(test_summary_field, setup),

@@ -31,7 +31,8 @@ unit_tests.kernel := config multiboot report smbios tsc_estimate spinlock \
 unit_tests.mm := pmm pt invlpgb
 unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
 	barrier cpucount concurrency
-unit_tests.bench := stats hist params table plan reclaim_counts rc_timeline
+unit_tests.bench := stats hist params table plan reclaim_counts findings \
+	ceiling reclaim_race rc_timeline
 
 unit_srcs.kstring := lib/kstring.c
 unit_srcs.json := lib/json.c
@@ -68,11 +69,14 @@ unit_srcs.stats := bench/stats.c kernel/tsc_estimate.c lib/muldiv.c
 unit_srcs.hist := bench/hist.c
 unit_srcs.rc_timeline := bench/rc_timeline.c bench/stats.c \
 	kernel/tsc_estimate.c lib/muldiv.c
+unit_srcs.ceiling := bench/ceiling.c
 unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
 	lib/cmdline.c lib/cmdline_list.c lib/kstring.c
 unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
 	lib/muldiv.c lib/kstring.c
 unit_srcs.plan := bench/plan.c bench/plan_cost.c lib/printf.c lib/kstring.c
+unit_srcs.findings := bench/findings_calc.c bench/stats.c \
+	kernel/tsc_estimate.c lib/muldiv.c lib/printf.c
 
 # Portable files no host test can link (lib/string.c would clash with the
 # C library's own memcpy and the rest): built freestanding only.

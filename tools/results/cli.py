@@ -3,10 +3,13 @@
     check    a log against the output contract (tools/checklog.py, unchanged)
     table    the human tables of a log or JSONL file
     compare  two sets of runs, with significance and a CI-gateable status
-    answer   the crossover map of INVLPGB against IPIs, and Linux's rule
+    answer   the crossover map of INVLPGB against IPIs, and Linux's rule;
+             the flush ceiling K* against Linux's 33
     plot     PNG/SVG figures and an HTML page of one run
     tap      the verdicts as TAP version 13
     junit    the verdicts as JUnit XML
+    lava     a LAVA job log back to the raw console; --gate (lava.py)
+    lava-job a LAVA job of lava/jobs
 
 Exit statuses: check keeps checklog's (0 clean, 1 problems, 2 unreadable);
 compare: 0 no significant slowdown, 1 a significant slowdown beyond the
@@ -23,6 +26,7 @@ import sys
 import checklog
 import compare as compare_mod
 import tables
+import lava
 import verdicts
 from runs import InputError, load, load_all
 
@@ -107,7 +111,8 @@ def build_parser():
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--markdown", action="store_true", help="Markdown instead of text")
     fmt.add_argument("--json", action="store_true", help="JSON instead of text")
-    p.add_argument("--plot", metavar="PNG", help="also draw the heat map (PNG and SVG)")
+    p.add_argument("--plot", metavar="PNG", help="also draw the heat map (PNG and SVG), "
+                   "and the ceiling beside it (PNG's name + -ceiling)")
 
     p = sub.add_parser("plot", help="PNG/SVG figures and an HTML page of one run")
     p.add_argument("file", metavar="FILE")
@@ -176,24 +181,37 @@ def cmd_compare(args, ap):
 
 
 def cmd_answer(args, allow_reexec):
-    """answer: the crossover map."""
+    """answer: the crossover map and the seeds' claims."""
     import answer
-    ans = answer.Answer(load_all(args.files), ipi=args.ipi, invlpgb=args.invlpgb,
-                        alpha=args.alpha, threshold=args.threshold)
-    if args.json:
-        print(json.dumps(ans.as_json(), indent=1))
-    elif args.markdown:
-        sys.stdout.write(ans.markdown())
-    else:
-        print(ans.render())
+    import ceiling
+    import findings
+    runs = load_all(args.files)
     if args.plot:
+        # Before any output: matplotlib may need this command run again
+        # under Debian's python (plots.import_pyplot), which would print
+        # the report a second time.
         import plots
         try:
-            why = plots.save_crossover(ans, args.plot, allow_reexec)
+            plots.import_pyplot(allow_reexec)
         except plots.MissingMatplotlib as exc:
             print(f"shootdown.py answer: {exc}", file=sys.stderr)
             return EXIT_INPUT
+    ans = answer.Answer(runs, ipi=args.ipi, invlpgb=args.invlpgb,
+                        alpha=args.alpha, threshold=args.threshold)
+    ceil = ceiling.Ceiling(runs)
+    claims = findings.Claims(runs, confidence=1 - args.alpha)
+    if args.json:
+        print(json.dumps(dict(ans.as_json(), ceiling=ceil.as_json(), claims=claims.as_json()),
+                         indent=1))
+    elif args.markdown:
+        sys.stdout.write(ans.markdown() + ceil.markdown() + claims.markdown())
+    else:
+        print(ans.render() + "\n" + ceil.render() + "\n" + claims.render())
+    if args.plot:
+        why = plots.save_crossover(ans, args.plot, allow_reexec)
+        cwhy = plots.save_ceiling(ceil, args.plot, allow_reexec)
         print(f"heat map: {why}", file=sys.stderr)
+        print(f"ceiling: {cwhy}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -249,6 +267,8 @@ def main(argv=None, allow_reexec=False):
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "check":
         return checklog.main(argv[1:])
+    if argv and argv[0] in ("lava", "lava-job"):
+        return lava.main(argv)
     argv, files_b = pre_split(argv)
     ap = build_parser()
     args = ap.parse_args(argv)

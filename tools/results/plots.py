@@ -462,11 +462,33 @@ def save_crossover(ans, png, allow_reexec=False):
     return f"{png}, {svg}"
 
 
+def fig_ceiling(plt, run):
+    """The flush ceiling of one run: cost against K, K* marked (ceiling.py)."""
+    import ceiling
+    return ceiling.draw(plt, ceiling.Ceiling([run]), new_figure)
+
+
+def save_ceiling(ceil, png, allow_reexec=False):
+    """The ceiling plot of a ceiling.Ceiling beside png (NAME-ceiling.png and
+    .svg); returns what was written, or why nothing was."""
+    import ceiling
+    plt = import_pyplot(allow_reexec)
+    fig, why = ceiling.draw(plt, ceil, new_figure)
+    if fig is None:
+        return f"not drawn: {why}"
+    base = os.path.splitext(png)[0] + "-ceiling"
+    fig.savefig(base + ".png", dpi=DPI)
+    fig.savefig(base + ".svg")
+    plt.close(fig)
+    return f"{base}.png, {base}.svg"
+
+
 FIGURES = (
     ("shootdown-pages", fig_shootdown_pages),
     ("shootdown-targets", fig_shootdown_targets),
     ("shootdown-distance", fig_distance),
     ("shootdown-crossover", fig_shootdown_crossover),
+    ("ceiling", fig_ceiling),
     ("flushloop-scaling", fig_flushloop),
     ("reclaim-timeline", fig_reclaim_timeline),
     ("reclaim-irqs", fig_reclaim_irqs),

@@ -12,6 +12,7 @@ import json
 import os
 
 import checklog
+import verdictline
 
 
 class InputError(Exception):
@@ -66,20 +67,12 @@ class Run:
 def split_verdict(line):
     """A PASS/FAIL/SKIP line as a Verdict, or None for any other line.
 
-    The contract writes `FAIL: <name>: <why>` but does not mark where the
-    name ends, and names are themselves paths joined by ': '. The reason is
-    taken to be the text after the last ': ', so a reason that contains
-    ': ' leaves its head in the name; the whole line stays in `text`."""
-    for kind in ("PASS", "FAIL", "SKIP"):
-        if line.startswith(kind + ": "):
-            rest = line[len(kind) + 2:]
-            if kind == "PASS":
-                return Verdict(kind, rest, None, line)
-            name, sep, why = rest.rpartition(": ")
-            if not sep:
-                return Verdict(kind, rest, "", line)
-            return Verdict(kind, name, why, line)
-    return None
+    The name ends at the first ' -- ' (schema 2, docs/output.md); a line
+    without it is read as schema 1 wrote it: a PASS is all name, a FAIL or
+    SKIP is cut at the last ': ' (tools/verdictline.py). The whole line
+    stays in `text`; `why` is the detail (None for a PASS without one)."""
+    v = verdictline.split(line)
+    return Verdict(v[0], v[1], v[2], line) if v else None
 
 
 def looks_like_log(data):

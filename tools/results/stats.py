@@ -267,3 +267,15 @@ def paired_test(ratios, confidence=0.95):
 def geomean(values):
     """The geometric mean of positive numbers."""
     return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def mean_ci(values, confidence=0.95):
+    """(mean, lo, hi): Student's t interval of the mean of one number per
+    run (an offset, such as a loss in percent, which may be negative);
+    lo and hi are None with one run."""
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, None, None
+    half = t_quantile(1.0 - confidence, len(values) - 1) * \
+        math.sqrt(_ss(values) / (len(values) - 1)) / math.sqrt(len(values))
+    return mean, mean - half, mean + half

@@ -14,7 +14,8 @@ LOG_CHECK_NAME = "log: complete and consistent (checklog)"
 
 
 class Point:
-    """One test point: ok, name, kind (PASS/FAIL/SKIP), why, text."""
+    """One test point: kind (PASS/FAIL/SKIP), name, why (a FAIL's or SKIP's
+    reason, a PASS's detail or None), text (the line)."""
 
     def __init__(self, kind, name, why, text):
         self.kind, self.name, self.why, self.text = kind, name, why, text
@@ -61,6 +62,8 @@ def to_tap(run, log_check=True):
         desc = tap_escape(p.name)
         if p.kind == "PASS":
             lines.append(f"ok {n} - {desc}")
+            if p.why:  # what was measured (schema 2's PASS detail)
+                lines += ["  ---", f"  detail: {yaml_string(p.why)}", "  ..."]
         elif p.kind == "SKIP":
             lines.append(f"ok {n} - {desc} # SKIP {tap_escape(p.why or 'no reason given')}")
         else:
@@ -108,6 +111,8 @@ def to_junit(run, log_check=True, suite_name=None):
             fail.text = xml_safe(p.text)
         elif p.kind == "SKIP":
             ET.SubElement(case, "skipped", message=xml_safe(p.why))
+        elif p.why:  # a PASS's detail: what was measured
+            ET.SubElement(case, "system-out").text = xml_safe(p.why)
     return root
 
 

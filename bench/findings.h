@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The findings: what a run answers about the questions it was booted for
+ * (where INVLPGB beats IPIs, the seeds' claims), decided at the end of the
+ * run from the run's own result records, and printed as a few INFO lines
+ * and one `findings` record (docs/output.md, "Findings").
+ *
+ * result_emit() notes each record in a findings_book (findings_note); the
+ * decisions (findings_calc.c) are portable and have no hardware access,
+ * so the host tests cover them, and tools/results/findings.py makes the
+ * same decisions from the printed records with the same integer
+ * arithmetic: the guest's findings and the host's on that one run agree
+ * (tests/qemu/test_results.py holds them to it).
+ *
+ * A finding that the machine cannot answer says why ("not a hardware
+ * answer here: WHY"), with its numbers; one the run has no data for says
+ * that. One boot gives no interval over launches: a number that has no
+ * interval within the run says so, and `tools/shootdown.py answer` pools
+ * several runs with the run as the unit.
+ */
+#ifndef BENCH_FINDINGS_H
+#define BENCH_FINDINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct result;
+
+/* Enough for a default run (about 170 records) and a long one. */
+#define FINDINGS_RECORDS 512
+#define FINDINGS_NAME	 24
+
+enum findings_bench { FB_OTHER, FB_SHOOTDOWN, FB_RECLAIM, FB_FLUSHLOOP };
+
+/* What the findings need of one result record. */
+struct findings_rec {
+	enum findings_bench bench;
+	char strategy[FINDINGS_NAME];
+	bool unicast; /* ipi_mode "unicast", or none */
+	bool emulated;
+	uint64_t pages, targets, samples, p50;
+	/* Counter fields; 0 where the record has none. */
+	uint64_t delay_cycles, irqs, batch, ops_per_s, cpus;
+	bool has_loss, has_loss_ci;
+	int64_t loss_pct, loss_lo_pct, loss_hi_pct;
+};
+
+struct findings_book {
+	struct findings_rec rec[FINDINGS_RECORDS];
+	size_t n;
+	size_t dropped; /* records past FINDINGS_RECORDS, not considered */
+};
+
+/* Notes r (result_emit calls it, after the statistics). */
+void findings_note(struct findings_book *b, const struct result *r);
+
+/* Where the run ran: what decides whether a finding is a hardware answer. */
+struct findings_machine {
+	bool tcg;	     /* the hypervisor signature is QEMU TCG's */
+	bool hypervisor;     /* another hypervisor */
+	bool rdtsc_trapped;  /* env rdtsc_trapped */
+	bool not_concurrent; /* the CPUs were seen taking turns */
+	bool invlpgb_cpuid;  /* CPUID has INVLPGB */
+};
+
+/* Why a finding is not a hardware answer: a set of these. */
+enum findings_caveat {
+	FC_EMULATED = 1 << 0,	    /* INVLPGB is the software model */
+	FC_DELAYED = 1 << 1,	    /* delay_handler= on a strategy */
+	FC_TCG = 1 << 2,	    /* QEMU TCG */
+	FC_RDTSC_TRAPPED = 1 << 3,  /* every timestamp a VM exit */
+	FC_HYPERVISOR = 1 << 4,	    /* IPIs virtualized */
+	FC_NOT_CONCURRENT = 1 << 5, /* the CPUs take turns */
+};
+#define FC_COUNT 6
+
+/* The short tag of one caveat bit (as the host tool's). */
+const char *findings_caveat_tag(unsigned int bit);
+/* The caveats every timing has on machine m: TCG, RDTSC, a hypervisor. */
+unsigned int findings_timing_caveats(const struct findings_machine *m);
+/*
+ * "not a hardware answer here: TAG, TAG" into buf (at most cap bytes),
+ * or "" for no caveat; returns buf. Every figure a caveat touches is
+ * printed with it, never bare.
+ */
+const char *findings_caveats_text(unsigned int caveats, char *buf, size_t cap);
+/* Where this run runs (bench/findings.c). */
+void findings_machine_here(struct findings_machine *m);
+
+/* The crossover of IPIs and INVLPGB at the point estimates. */
+#define FINDINGS_PAGE_COUNTS 16
+struct findings_crossover {
+	const char *ipi, *invlpgb; /* the strategies compared */
+	size_t cells;		   /* 0: no data */
+	const char *no_data;	   /* why there are no cells, or NULL */
+	struct {
+		uint64_t pages;
+		uint64_t lean_from; /* fewest targets where INVLPGB is faster */
+		bool lean;	    /* false: faster at none */
+	} frontier[FINDINGS_PAGE_COUNTS];
+	size_t nfrontier;
+	size_t linux_slower; /* cells where Linux's rule picks the slower */
+	unsigned int caveats;
+};
+
+/* The seed's interrupt arithmetic, measured and redone here. */
+struct findings_irqs {
+	bool have;
+	uint64_t targets;
+	uint64_t per_page, batch512; /* interrupts per GiB, measured */
+	uint64_t seed_per_page, seed_batch512; /* the seed's arithmetic */
+	uint64_t ratio_x100;		       /* per_page / batch512 */
+};
+
+/* Worker loss during page-out, per-page against batch 512. */
+struct findings_loss_side {
+	bool have, has_ci;
+	int64_t pct, lo, hi;
+};
+struct findings_loss {
+	struct findings_loss_side per_page, batch512;
+	unsigned int caveats;
+};
+
+/* flushloop: INVLPGB's throughput over IPIs', per CPU count. */
+#define FINDINGS_CPU_COUNTS 16
+struct findings_throughput {
+	const char *ipi; /* the IPI strategy compared */
+	struct {
+		uint64_t cpus, ipi_ops, invlpgb_ops, ratio_x100;
+	} row[FINDINGS_CPU_COUNTS];
+	size_t n;
+	const char *no_data;
+	unsigned int caveats;
+};
+
+struct findings {
+	struct findings_crossover cross;
+	struct findings_irqs irqs;
+	struct findings_loss loss;
+	struct findings_throughput tput;
+};
+
+/* Decides every finding from the book (portable). */
+void findings_decide(const struct findings_book *b,
+		     const struct findings_machine *m, struct findings *out);
+
+/* Interrupts per GiB of irqs over pages 4 KiB pages; 0 without pages. */
+uint64_t findings_irqs_per_gib(uint64_t irqs, uint64_t pages);
+
+/* Prints the findings block and record (bench/findings.c). */
+void findings_report(const struct findings_book *b);
+
+#endif

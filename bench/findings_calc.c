@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The findings' decisions (bench/findings.h), portable. Every rule here
+ * is also tools/results/findings.py's: change both together.
+ */
+#include "bench/findings.h"
+#include "bench/result.h"
+#include "bench/stats.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define GIB_PAGES 262144u /* 4 KiB pages in a GiB */
+#define PMD_PAGES 512u
+
+/*
+ * Linux 6.15+: an mm active on more than 3 CPUs gets a global ASID and
+ * INVLPGB for every flush, at any page count (mm_active_cpus_exceeds).
+ */
+#define LINUX_MIN_ACTIVE_CPUS 4
+
+/* The IPI strategies to compare INVLPGB with, in order of preference. */
+static const char *const ipi_defaults[] = {"ipi-linux", "ipi-range", "ipi-page",
+					   "ipi-full"};
+static const char *const flushloop_ipis[] = {"ipi-range", "ipi-page"};
+
+static const char *const caveat_tags[FC_COUNT] = {
+	"INVLPGB emulated", "delayed",	  "QEMU TCG",
+	"RDTSC trapped",    "hypervisor", "CPUs take turns",
+};
+
+const char *findings_caveat_tag(unsigned int bit)
+{
+	for (unsigned int i = 0; i < FC_COUNT; i++)
+		if (bit == 1u << i)
+			return caveat_tags[i];
+	return "?";
+}
+
+static uint64_t field(const struct result *r, const char *key, bool *have)
+{
+	for (size_t i = 0; i < r->nfields; i++) {
+		if (!strcmp(r->fields[i].key, key)) {
+			if (have)
+				*have = true;
+			return r->fields[i].value;
+		}
+	}
+	return 0;
+}
+
+static enum findings_bench bench_of(const char *name)
+{
+	if (!strcmp(name, "shootdown"))
+		return FB_SHOOTDOWN;
+	if (!strcmp(name, "reclaim"))
+		return FB_RECLAIM;
+	if (!strcmp(name, "flushloop"))
+		return FB_FLUSHLOOP;
+	return FB_OTHER;
+}
+
+void findings_note(struct findings_book *b, const struct result *r)
+{
+	struct findings_rec *f;
+	bool lo = false, hi = false;
+	size_t len;
+
+	if (bench_of(r->bench) == FB_OTHER)
+		return;
+	if (b->n == FINDINGS_RECORDS) {
+		b->dropped++;
+		return;
+	}
+	f = &b->rec[b->n++];
+	*f = (struct findings_rec){
+		.bench = bench_of(r->bench),
+		.unicast = !r->ipi_mode || !strcmp(r->ipi_mode, "unicast"),
+		.emulated = r->emulated,
+		.pages = r->pages,
+		.targets = r->targets,
+		.samples = r->n,
+		.p50 = r->n ? r->st.p50 : 0,
+		.delay_cycles = field(r, "delay_cycles", NULL),
+		.irqs = field(r, "irqs_received", NULL),
+		.batch = field(r, "batch", NULL),
+		.ops_per_s = field(r, "ops_per_s", NULL),
+		.cpus = field(r, "cpus", NULL),
+	};
+	len = strlen(r->strategy);
+	if (len >= FINDINGS_NAME)
+		len = FINDINGS_NAME - 1;
+	memcpy(f->strategy, r->strategy, len);
+	f->strategy[len] = '\0';
+	f->loss_pct = (int64_t)field(r, "worker_loss_pct", &f->has_loss);
+	f->loss_lo_pct = (int64_t)field(r, "worker_loss_lo_pct", &lo);
+	f->loss_hi_pct = (int64_t)field(r, "worker_loss_hi_pct", &hi);
+	f->has_loss_ci = lo && hi;
+}
+
+uint64_t findings_irqs_per_gib(uint64_t irqs, uint64_t pages)
+{
+	return pages ? irqs * GIB_PAGES / pages : 0;
+}
+
+const char *findings_caveats_text(unsigned int caveats, char *buf, size_t cap)
+{
+	const char *sep = "not a hardware answer here: ";
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < FC_COUNT && n < cap; i++) {
+		if (!(caveats & 1u << i))
+			continue;
+		n += (size_t)ksnprintf(buf + n, cap - n, "%s%s", sep,
+				       caveat_tags[i]);
+		sep = ", ";
+	}
+	return buf;
+}
+
+unsigned int findings_timing_caveats(const struct findings_machine *m)
+{
+	return (m->tcg ? FC_TCG : 0) |
+	       (m->rdtsc_trapped ? FC_RDTSC_TRAPPED : 0) |
+	       (m->hypervisor ? FC_HYPERVISOR : 0);
+}
+
+static unsigned int record_caveats(const struct findings_rec *r)
+{
+	return (r->emulated ? FC_EMULATED : 0) |
+	       (r->delay_cycles ? FC_DELAYED : 0);
+}
+
+/* The first record of one strategy in one cell (the main sweep's). */
+static const struct findings_rec *first_rec(
+	const struct findings_book *b, enum findings_bench bench,
+	const char *strategy,
+	bool (*match)(const struct findings_rec *, const struct findings_rec *),
+	const struct findings_rec *key)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const struct findings_rec *r = &b->rec[i];
+
+		if (r->bench == bench && !strcmp(r->strategy, strategy) &&
+		    match(r, key))
+			return r;
+	}
+	return NULL;
+}
+
+static bool same_cell(const struct findings_rec *r,
+		      const struct findings_rec *key)
+{
+	return r->unicast && r->samples && r->p50 && r->pages == key->pages &&
+	       r->targets == key->targets;
+}
+
+static bool has_strategy(const struct findings_book *b,
+			 enum findings_bench bench, const char *strategy)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->rec[i].bench == bench &&
+		    !strcmp(b->rec[i].strategy, strategy))
+			return true;
+	return false;
+}
+
+/* Notes that INVLPGB is faster at (pages, targets) on the frontier. */
+static void frontier_note(struct findings_crossover *c, uint64_t pages,
+			  uint64_t targets, bool lean)
+{
+	size_t i;
+
+	for (i = 0; i < c->nfrontier; i++)
+		if (c->frontier[i].pages == pages)
+			break;
+	if (i == c->nfrontier) {
+		if (i == FINDINGS_PAGE_COUNTS)
+			return;
+		c->nfrontier++;
+		c->frontier[i].pages = pages;
+		c->frontier[i].lean = false;
+	}
+	if (lean &&
+	    (!c->frontier[i].lean || targets < c->frontier[i].lean_from)) {
+		c->frontier[i].lean = true;
+		c->frontier[i].lean_from = targets;
+	}
+}
+
+static void decide_crossover(const struct findings_book *b,
+			     const struct findings_machine *m,
+			     struct findings_crossover *c)
+{
+	c->ipi = ipi_defaults[0];
+	for (size_t i = 0; i < sizeof(ipi_defaults) / sizeof(*ipi_defaults);
+	     i++) {
+		if (has_strategy(b, FB_SHOOTDOWN, ipi_defaults[i])) {
+			c->ipi = ipi_defaults[i];
+			break;
+		}
+	}
+	c->invlpgb = "invlpgb";
+	for (size_t i = 0; i < b->n; i++) {
+		const struct findings_rec *r = &b->rec[i], *ipi, *inv;
+		bool lean;
+
+		if (r->bench != FB_SHOOTDOWN ||
+		    strcmp(r->strategy, c->invlpgb) || !same_cell(r, r))
+			continue;
+		inv = first_rec(b, FB_SHOOTDOWN, c->invlpgb, same_cell, r);
+		ipi = first_rec(b, FB_SHOOTDOWN, c->ipi, same_cell, r);
+		if (inv != r || !ipi)
+			continue;
+		c->cells++;
+		c->caveats |= record_caveats(inv) | record_caveats(ipi);
+		lean = inv->p50 < ipi->p50;
+		frontier_note(c, r->pages, r->targets, lean);
+		if (lean != (r->targets + 1 >= LINUX_MIN_ACTIVE_CPUS))
+			c->linux_slower++;
+	}
+	if (!has_strategy(b, FB_SHOOTDOWN, c->invlpgb))
+		c->no_data = m->invlpgb_cpuid
+				     ? "no invlpgb records (strategies= "
+				       "or invlpgb=off?)"
+				     : "no invlpgb records: CPUID has "
+				       "no INVLPGB here";
+	else if (!has_strategy(b, FB_SHOOTDOWN, c->ipi))
+		c->no_data = "no IPI records (unicast) to compare INVLPGB with";
+	else if (!c->cells)
+		c->no_data = "no (pages, targets) cell measured both ways";
+	if (c->cells)
+		c->caveats |= findings_timing_caveats(m);
+}
+
+/* The first reclaim record of a strategy and batch: the main pass's. */
+static const struct findings_rec *
+reclaim_rec(const struct findings_book *b, const char *strategy, uint64_t batch)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const struct findings_rec *r = &b->rec[i];
+
+		if (r->bench == FB_RECLAIM && !strcmp(r->strategy, strategy) &&
+		    r->batch == batch && r->pages)
+			return r;
+	}
+	return NULL;
+}
+
+static void decide_irqs(const struct findings_book *b, struct findings_irqs *q)
+{
+	const struct findings_rec *pp = reclaim_rec(b, "per-page", 1);
+	const struct findings_rec *b512 = reclaim_rec(b, "batch", PMD_PAGES);
+
+	if (!pp || !b512)
+		return;
+	q->have = true;
+	q->targets = pp->targets;
+	q->per_page = findings_irqs_per_gib(pp->irqs, pp->pages);
+	q->batch512 = findings_irqs_per_gib(b512->irqs, b512->pages);
+	/* The seed: one IPI a target a page, or one a target a PMD. */
+	q->seed_per_page = GIB_PAGES * pp->targets;
+	q->seed_batch512 = GIB_PAGES / PMD_PAGES * b512->targets;
+	q->ratio_x100 =
+		q->batch512 ? stats_ratio_x100(q->per_page, q->batch512) : 0;
+}
+
+static void loss_side(const struct findings_rec *r,
+		      struct findings_loss_side *s, unsigned int *caveats)
+{
+	if (!r || !r->has_loss)
+		return;
+	*s = (struct findings_loss_side){.have = true,
+					 .has_ci = r->has_loss_ci,
+					 .pct = r->loss_pct,
+					 .lo = r->loss_lo_pct,
+					 .hi = r->loss_hi_pct};
+	*caveats |= record_caveats(r);
+}
+
+static void decide_loss(const struct findings_book *b,
+			const struct findings_machine *m,
+			struct findings_loss *l)
+{
+	loss_side(reclaim_rec(b, "per-page", 1), &l->per_page, &l->caveats);
+	loss_side(reclaim_rec(b, "batch", PMD_PAGES), &l->batch512,
+		  &l->caveats);
+	if (l->per_page.have || l->batch512.have)
+		l->caveats |= findings_timing_caveats(m) |
+			      (m->not_concurrent ? FC_NOT_CONCURRENT : 0);
+}
+
+static const struct findings_rec *flushloop_rec(const struct findings_book *b,
+						const char *strategy,
+						uint64_t cpus)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const struct findings_rec *r = &b->rec[i];
+
+		if (r->bench == FB_FLUSHLOOP &&
+		    !strcmp(r->strategy, strategy) && r->cpus == cpus &&
+		    r->ops_per_s)
+			return r;
+	}
+	return NULL;
+}
+
+static void decide_throughput(const struct findings_book *b,
+			      const struct findings_machine *m,
+			      struct findings_throughput *t)
+{
+	t->ipi = flushloop_ipis[0];
+	if (!has_strategy(b, FB_FLUSHLOOP, t->ipi))
+		t->ipi = flushloop_ipis[1];
+	for (size_t i = 0; i < b->n && t->n < FINDINGS_CPU_COUNTS; i++) {
+		const struct findings_rec *r = &b->rec[i], *ipi;
+
+		if (r->bench != FB_FLUSHLOOP ||
+		    strcmp(r->strategy, "invlpgb") ||
+		    flushloop_rec(b, "invlpgb", r->cpus) != r)
+			continue;
+		ipi = flushloop_rec(b, t->ipi, r->cpus);
+		if (!ipi)
+			continue;
+		t->row[t->n].cpus = r->cpus;
+		t->row[t->n].ipi_ops = ipi->ops_per_s;
+		t->row[t->n].invlpgb_ops = r->ops_per_s;
+		t->row[t->n].ratio_x100 =
+			stats_ratio_x100(r->ops_per_s, ipi->ops_per_s);
+		t->caveats |= record_caveats(r) | record_caveats(ipi);
+		t->n++;
+	}
+	if (!has_strategy(b, FB_FLUSHLOOP, "invlpgb"))
+		t->no_data = m->invlpgb_cpuid ? "no invlpgb records"
+					      : "no invlpgb records: CPUID has "
+						"no INVLPGB here";
+	else if (!t->n)
+		t->no_data = "no CPU count measured both ways";
+	if (t->n)
+		t->caveats |= findings_timing_caveats(m) |
+			      (m->not_concurrent ? FC_NOT_CONCURRENT : 0);
+}
+
+void findings_decide(const struct findings_book *b,
+		     const struct findings_machine *m, struct findings *out)
+{
+	memset(out, 0, sizeof(*out));
+	decide_crossover(b, m, &out->cross);
+	decide_irqs(b, &out->irqs);
+	decide_loss(b, m, &out->loss);
+	decide_throughput(b, m, &out->tput);
+}

@@ -1,0 +1,400 @@
+#!/usr/bin/env python3
+"""make check's LAVA cases: lava-run for real on the jobs of lava/jobs.
+
+    tests/lava/run.py [--case PATTERN]
+
+Each case renders a job (tools/shootdown.py lava-job), runs it with
+lava-run, and reads the job log back (tools/shootdown.py lava):
+
+  lava-qemu-default      the qemu job, a default run: every console verdict
+                         is a LAVA case, name for name and result for
+                         result; the exit case passes; the gate exits 0;
+                         the console LAVA kept passes checklog
+  lava-qemu-selftest-fail  selftest=fail: its case fails, the exit case
+                         fails (status 1), the gate exits 1
+  lava-qemu-selftest-fault selftest=fault: status 63 is a failed exit case
+  lava-grub-tftp-bios    QEMU standing in for a lab server (standin.py):
+                         SeaBIOS PXE-boots GRUB from QEMU's user network,
+                         LAVA types multiboot2 (tftp,{SERVER_IP})/{KERNEL}
+  lava-grub-tftp-uefi    the same under OVMF (skipped without OVMF)
+  lava-lost-exit         the EXIT line never comes (lose_exit.py): the job
+                         ends within its stated wait, and the gate exits 1
+
+Prints TAP; exits 1 if a case failed. A case that cannot run here (not
+root, lava-dispatcher not installed, no GRUB or iPXE files) SKIPs saying
+why. Between them they take about 2 minutes under TCG.
+"""
+
+import argparse
+import fnmatch
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "results"))
+
+import lava  # noqa: E402
+import verdictline  # noqa: E402
+
+ELF = os.path.join(ROOT, "build", "shootdown.elf")
+SHOOTDOWN = os.path.join(ROOT, "tools", "shootdown.py")
+LOCAL = os.path.join(ROOT, "lava", "local")
+TFTPD_DEFAULTS = "/etc/default/tftpd-hpa"
+IPXE_ROM = "/usr/lib/ipxe/qemu/efi-virtio.rom"
+OVMF = ("/usr/share/OVMF/OVMF_CODE_4M.fd", "/usr/share/OVMF/OVMF_VARS_4M.fd")
+GRUB_CFG = """# The stand-in server's own GRUB menu (tests/lava/run.py). Under UEFI
+# the firmware's console is on COM1 already, and the firmware reads the
+# UART too, so GRUB's own serial driver would lose keys to it.
+if [ "$grub_platform" = "efi" ]; then
+	terminal_input console
+	terminal_output console
+else
+	serial --unit=0 --speed=115200
+	terminal_input serial
+	terminal_output serial
+fi
+set timeout=30
+menuentry "the server's own OS" {
+	echo "nothing here"
+}
+"""
+# lava-run checks that a TFTP daemon is installed; QEMU's user network
+# is the TFTP server here, so a stub satisfies it.
+TFTPD_STUB = "#!/bin/sh\n# lava-run looks for a TFTP daemon; QEMU serves TFTP here.\nexit 0\n"
+
+
+class Skip(Exception):
+    """The case cannot run here; the text says why."""
+
+
+class Fail(Exception):
+    """The case ran and failed; the text says what."""
+
+
+def sh(args, **kw):
+    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, check=False, **kw)
+
+
+def needs_lava():
+    if os.geteuid() != 0:
+        raise Skip("lava-run runs as root (its dispatcher writes /var/lib/lava)")
+    if not shutil.which("lava-run"):
+        raise Skip("lava-run not installed: apt-get install --no-install-recommends "
+                   "lava-dispatcher (tools/install-deps.sh does, as root)")
+    if not os.path.isfile(ELF):
+        raise Skip("no build/shootdown.elf (run make)")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Env:
+    """A scratch directory, a PATH for lava-run, and what to undo."""
+
+    def __init__(self):
+        self.tmp = tempfile.mkdtemp(prefix="shootdown-lava-")
+        self.bin = os.path.join(self.tmp, "bin")
+        os.makedirs(self.bin)
+        self.undo = []
+        self.jobs = 0
+
+    def path(self):
+        return self.bin + os.pathsep + os.environ.get("PATH", "")
+
+    def close(self, keep=False):
+        """Undoes what the case did; keep: leave its logs for a person."""
+        for fn in reversed(self.undo):
+            fn()
+        if keep:
+            print(f"# logs kept in {self.tmp}")
+        else:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def lava_run(self, job_text, device_text, dispatcher=None, limit=600):
+        """Runs one job; returns (entries, log text, seconds)."""
+        self.jobs += 1
+        n = self.jobs
+        job = os.path.join(self.tmp, f"job{n}.yaml")
+        dev = os.path.join(self.tmp, f"device{n}.yaml")
+        for path, text in ((job, job_text), (dev, device_text)):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        args = ["lava-run", "--job-id", f"shootdown-{os.getpid()}-{n}", "--output-dir",
+                os.path.join(self.tmp, f"out{n}"), "--device", dev]
+        if dispatcher:
+            args += ["--dispatcher", dispatcher]
+        t0 = time.monotonic()
+        try:
+            proc = subprocess.run(args + [job], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True, check=False, timeout=limit,
+                                  env=dict(os.environ, PATH=self.path()), cwd=self.tmp)
+            out = proc.stdout
+        except subprocess.TimeoutExpired as exc:
+            raise Fail(f"lava-run still running after {limit} s") from exc
+        secs = time.monotonic() - t0
+        log = os.path.join(self.tmp, f"job{n}.log")
+        with open(log, "w", encoding="utf-8") as f:
+            f.write(out)
+        try:
+            entries = lava.parse_entries(out)
+        except lava.LavaError as exc:
+            raise Fail(f"lava-run printed no log: {out[-300:]}") from exc
+        return entries, log, secs
+
+
+def job_result(entries):
+    for e in entries:
+        msg = e.get("msg")
+        if e.get("lvl") == "results" and isinstance(msg, dict) and \
+                msg.get("definition") == "lava" and msg.get("case") == "job":
+            return msg.get("result"), msg.get("error_msg")
+    return None, None
+
+
+def render(kind, **values):
+    values.setdefault("KERNEL_URL", "file://" + ELF)
+    return lava.render_job(kind, {k: str(v) for k, v in values.items()})
+
+
+def gate(log):
+    proc = sh([sys.executable, SHOOTDOWN, "lava", log, "--gate"])
+    return proc.returncode, proc.stdout.strip()
+
+
+def console_of(env, log):
+    path = log[:-4] + ".console"
+    proc = sh([sys.executable, SHOOTDOWN, "lava", log, "-o", path])
+    if proc.returncode:
+        raise Fail(f"shootdown.py lava exited {proc.returncode}: {proc.stdout[-300:]}")
+    return path
+
+
+def same_names(entries, console_path):
+    """The monitor's cases are the console's verdicts, one for one."""
+    with open(console_path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().splitlines()
+    console = [v for v in map(verdictline.split, lines) if v]
+    cases = [c for c in lava.cases(entries) if c["suite"] == lava.SUITE]
+    if not console:
+        raise Fail("the console LAVA kept has no verdict")
+    got = [(c["name"], c["case"], c["result"]) for c in cases]
+    want = [(v[1], lava.lava_case_name(v[1]), v[0].lower()) for v in console]
+    if got != want:
+        diff = next((f"#{i + 1}: LAVA {g}, console {w}"
+                     for i, (g, w) in enumerate(zip(got, want)) if g != w),
+                    f"LAVA {len(got)} cases, console {len(want)} verdicts")
+        raise Fail(f"LAVA's cases are not the console's verdicts: {diff}")
+    return cases
+
+
+def exit_case(entries):
+    found = [c for c in lava.cases(entries) if c["suite"] == lava.EXIT_SUITE]
+    return found[-1]["result"] if found else None
+
+
+def counts(entries):
+    cases = lava.cases(entries)
+    return ", ".join(f"{sum(1 for c in cases if c['result'] == k)} {k}"
+                     for k in ("pass", "fail", "skip"))
+
+
+def check_console(path, *expect):
+    proc = sh([sys.executable, SHOOTDOWN, "check", path] + list(expect))
+    if proc.returncode:
+        raise Fail(f"checklog on the console LAVA kept: {proc.stdout.strip()[-400:]}")
+
+
+def qemu_device():
+    with open(os.path.join(LOCAL, "qemu.yaml"), encoding="utf-8") as f:
+        return f.read()
+
+
+def case_qemu(env, args, status, expect_gate, fail_case=None):
+    needs_lava()
+    entries, log, secs = env.lava_run(render("qemu", KERNEL_ARGS=args), qemu_device())
+    result, why = job_result(entries)
+    if result != "pass":
+        raise Fail(f"LAVA job result {result}: {why}")
+    console = console_of(env, log)
+    same_names(entries, console)
+    check_console(console, "--expect-status", str(status))
+    want_exit = lava.EXIT_RESULTS[status]
+    if exit_case(entries) != want_exit:
+        raise Fail(f"exit case {exit_case(entries)}, not {want_exit} for status {status}")
+    if fail_case and not any(c["case"] == fail_case and c["result"] == "fail"
+                             for c in lava.cases(entries)):
+        raise Fail(f"no failed case {fail_case}")
+    rc, out = gate(log)
+    if rc != expect_gate:
+        raise Fail(f"gate exited {rc}, not {expect_gate}: {out}")
+    for fmt in ("tap", "junit"):
+        proc = sh([sys.executable, SHOOTDOWN, fmt, console])
+        if proc.returncode:
+            raise Fail(f"shootdown.py {fmt} on the console exited {proc.returncode}")
+    return f"LAVA: {counts(entries)}; exit case {want_exit}; gate {rc} [{secs:.0f}s]"
+
+
+def tftp_root(env):
+    """LAVA's TFTP directory (TFTP_DIRECTORY of tftpd-hpa's defaults).
+    Without that file, lava-run cannot deploy to TFTP: it is written for
+    the run and removed after it (no daemon: QEMU serves TFTP here)."""
+    if not os.path.exists(TFTPD_DEFAULTS):
+        with open(TFTPD_DEFAULTS, "w", encoding="ascii") as f:
+            f.write('# written by shootdown tests/lava/run.py for lava-run; removed after\n'
+                    'TFTP_DIRECTORY="/srv/tftp"\n')
+        env.undo.append(lambda: os.unlink(TFTPD_DEFAULTS))
+    with open(TFTPD_DEFAULTS, encoding="ascii", errors="replace") as f:
+        m = re.search(r'^TFTP_DIRECTORY="?([^"\n]+)"?', f.read(), re.M)
+    root = os.path.realpath(m.group(1) if m else "/srv/tftp")
+    if not os.path.isdir(root):
+        os.makedirs(root)
+        env.undo.append(lambda: shutil.rmtree(root, ignore_errors=True))
+    return root
+
+
+def needs_server(firmware):
+    """What QEMU standing in for a server needs here."""
+    needs_lava()
+    if not os.path.isfile(IPXE_ROM):
+        raise Skip(f"no {IPXE_ROM} for the NIC's PXE (ipxe-qemu)")
+    if firmware == "uefi" and not all(os.path.isfile(p) for p in OVMF):
+        raise Skip(f"no OVMF ({OVMF[0]}; ovmf)")
+
+
+def standin(env, firmware, root, bootfile):
+    """The stand-in server's device configuration (standin.py)."""
+    stub = os.path.join(env.bin, "in.tftpd")
+    with open(stub, "w", encoding="ascii") as f:
+        f.write(TFTPD_STUB)
+    os.chmod(stub, 0o755)
+    state = os.path.join(env.tmp, "server-" + firmware)
+    os.makedirs(state)
+    vars_copy = os.path.join(state, "vars.fd")
+    if firmware == "uefi":
+        shutil.copyfile(OVMF[1], vars_copy)
+    with open(os.path.join(state, "config.json"), "w", encoding="ascii") as f:
+        json.dump({"firmware": firmware, "port": free_port(), "tftp": root,
+                   "bootfile": bootfile, "qemu": "qemu-system-x86_64",
+                   "smp": 2, "vars": vars_copy}, f)
+    script = os.path.join(HERE, "standin.py")
+    env.undo.append(lambda: sh([sys.executable, script, "power-off", state]))
+    with open(os.path.join(LOCAL, "x86.yaml.in"), encoding="utf-8") as f:
+        return lava.substitute(f.read(), {
+            "CONNECT": f"{sys.executable} {script} console {state}",
+            "POWER_ON": f"{sys.executable} {script} power-on {state}",
+            "POWER_OFF": f"{sys.executable} {script} power-off {state}"})
+
+
+def server_job(env, job, device, firmware):
+    """Runs a job on the stand-in; checks it as a lab would."""
+    entries, log, secs = env.lava_run(job, device, os.path.join(LOCAL, "dispatcher.yaml"))
+    result, why = job_result(entries)
+    if result != "pass":
+        raise Fail(f"LAVA job result {result}: {why}")
+    console = console_of(env, log)
+    same_names(entries, console)
+    boot = "multiboot2-bios" if firmware == "bios" else "multiboot2-efi"
+    check_console(console, "--expect-status", "0", "--expect-boot", boot)
+    rc, out = gate(log)
+    if rc:
+        raise Fail(f"gate exited {rc}: {out}")
+    return f"LAVA: {counts(entries)}; boot {boot}; gate 0 [{secs:.0f}s]"
+
+
+def case_grub(env, firmware):
+    needs_server(firmware)
+    grub_dir = "/usr/lib/grub/" + ("i386-pc" if firmware == "bios" else "x86_64-efi")
+    if not shutil.which("grub-mknetdir") or not os.path.isdir(grub_dir):
+        raise Skip(f"no grub-mknetdir or {grub_dir} (grub-pc-bin, grub-efi-amd64-bin)")
+    root = tftp_root(env)
+    sub = f"shootdown-grub-{os.getpid()}-{firmware}"
+    net = os.path.join(root, sub)
+    env.undo.append(lambda: shutil.rmtree(net, ignore_errors=True))
+    proc = sh(["grub-mknetdir", "--net-directory=" + root, "--subdir=" + sub, "-d", grub_dir])
+    if proc.returncode:
+        raise Fail(f"grub-mknetdir: {proc.stdout[-300:]}")
+    with open(os.path.join(net, "grub.cfg"), "w", encoding="ascii") as f:
+        f.write(GRUB_CFG)
+    core = "i386-pc/core.0" if firmware == "bios" else "x86_64-efi/core.efi"
+    device = standin(env, firmware, root, f"{sub}/{core}")
+    job = render("grub-tftp", KERNEL_ARGS="bench=none", POWER_ON_TIMEOUT=180)
+    return server_job(env, job, device, firmware)
+
+
+def case_lost_exit(env):
+    needs_lava()
+    wait = 30
+    os.symlink(os.path.join(HERE, "lose_exit.py"), os.path.join(env.bin, "qemu-lose-exit"))
+    device = qemu_device().replace("command: qemu-system-x86_64", "command: qemu-lose-exit")
+    job = render("qemu", KERNEL_ARGS="bench=none", BOOT_TIMEOUT=wait)
+    entries, log, secs = env.lava_run(job, device, limit=300)
+    # The boot is a few seconds; then the monitor waits `wait` for EXIT.
+    if secs > wait + 60:
+        raise Fail(f"lava-run took {secs:.0f} s, past the stated {wait} s wait + 60 s")
+    result, _ = job_result(entries)
+    if exit_case(entries) is not None:
+        raise Fail("an exit case was recorded for a console without an EXIT line")
+    rc, out = gate(log)
+    if rc != 1 or "no exit case" not in out:
+        raise Fail(f"gate exited {rc}, not 1 naming the missing exit case: {out}")
+    return f"LAVA job result {result} (it does not gate); {counts(entries)}; " \
+           f"exit case missing; gate 1 [{secs:.0f}s]"
+
+
+CASES = (
+    ("lava-qemu-default", lambda e: case_qemu(e, "", 0, 0)),
+    ("lava-qemu-selftest-fail", lambda e: case_qemu(e, "selftest=fail bench=none", 1, 1,
+                                                   "selftest_injected_failure")),
+    ("lava-qemu-selftest-fault", lambda e: case_qemu(e, "selftest=fault bench=none", 63, 1)),
+    ("lava-grub-tftp-bios", lambda e: case_grub(e, "bios")),
+    ("lava-grub-tftp-uefi", lambda e: case_grub(e, "uefi")),
+    ("lava-lost-exit", case_lost_exit),
+)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="make check's LAVA cases (lava-run)")
+    ap.add_argument("--case", "-c", action="append", default=[], metavar="PATTERN")
+    args = ap.parse_args(argv)
+    chosen = [(n, fn) for n, fn in CASES
+              if not args.case or any(fnmatch.fnmatch(n, p) for p in args.case)]
+    print("TAP version 13")
+    failed = skipped = 0
+    t0 = time.monotonic()
+    for i, (name, fn) in enumerate(chosen, 1):
+        env, keep = Env(), False
+        try:
+            what = fn(env)
+            print(f"ok {i} - {name}: {what}")
+        except Skip as exc:
+            skipped += 1
+            print(f"ok {i} - {name} # SKIP {exc}")
+        except Fail as exc:
+            failed += 1
+            keep = True
+            print(f"not ok {i} - {name}: {exc}")
+        finally:
+            env.close(keep)
+        sys.stdout.flush()
+    print(f"1..{len(chosen)}")
+    print(f"# lava: {len(chosen) - failed - skipped} passed, {failed} failed, "
+          f"{skipped} skipped [{time.monotonic() - t0:.0f}s]")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
