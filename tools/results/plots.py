@@ -358,9 +358,12 @@ def fig_reclaim_bins(plt, runs):
     runs_txt = f"{len(runs)} run{'s' if len(runs) != 1 else ''}"
     title = f"reclaim: workers before, during and after paging out ({runs_txt})"
     turns = answer.concurrency_caveat(runs)
+    others = [tag for tag, _ in answer.caveats(runs, []) if tag != "CPUs take turns"]
     if turns:
         title += "\n" + answer.NOT_HARDWARE + "the CPUs take turns (env cpus_concurrent): " \
             "this loss is the host's time-sharing, not the TLB's cost"
+    elif others:  # side by side, but timed by an emulator or through a hypervisor
+        title += "\n" + answer.NOT_HARDWARE + ", ".join(others)
     fig.suptitle(title, fontsize="medium")
     return fig, None
 
