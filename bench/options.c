@@ -164,6 +164,21 @@ const struct cmdline_opt bench_opts[] = {
 		.max = 60000,
 	},
 	{
+		/*
+		 * 1 ms: a default run's batch-512 pass pages out in about
+		 * 160 ms under TCG, in units of about 2.6 ms, so it gets
+		 * some 50 bins a unit or more long; longer passes' bins grow.
+		 */
+		.key = "timeline_ms",
+		.kind = OPT_UINT,
+		.def = "1",
+		.help = "reclaim: finest bin of the timeline records "
+			"(0: none; bins grow with the page-out)",
+		.offset = P_OFF(timeline_ms),
+		.min = 0,
+		.max = 1000,
+	},
+	{
 		.key = "handler_timing",
 		.kind = OPT_FLAG,
 		.def = "off",

@@ -91,6 +91,7 @@ struct bench_params {
 	struct param_invlpgb invlpgb;
 	uint64_t samples, warmup;
 	uint64_t reclaim_mb, hot_mb, duration_ms;
+	uint64_t timeline_ms; /* reclaim: the timeline's finest bin, 0: off */
 	uint64_t budget_s;
 	bool writers;
 	bool handler_timing; /* shootdown: time the responders' handlers */

@@ -237,8 +237,9 @@ uint64_t plan_rc_paging_cycles(const struct plan_reclaim *rc,
 }
 
 /*
- * The workers' windows (a quarter to get going, then the baseline) and
- * setting up the regions: not cut by cold pages.
+ * The workers' windows (a quarter to get going, the baseline, and as
+ * long after the page-out for the timeline) and setting up the regions:
+ * not cut by cold pages.
  */
 uint64_t plan_rc_fixed_cycles(const struct plan_reclaim *rc,
 			      const struct plan_costs *c)
@@ -249,7 +250,7 @@ uint64_t plan_rc_fixed_cycles(const struct plan_reclaim *rc,
 				 ? (rc->cold_pages + hot) * rc->pilot_setup
 				 : hot * c->page_copy;
 
-	return passes * plan_ms_cycles(c, rc->duration_ms) * 5 / 4 + setup;
+	return passes * plan_ms_cycles(c, rc->duration_ms) * 9 / 4 + setup;
 }
 
 uint64_t plan_reclaim_cycles(const struct plan_reclaim *rc,

@@ -58,6 +58,8 @@ static const struct rc_kind control_kind = {.s = RC_WRITEBACK_FIRST,
  * for CPU 0's stack.
  */
 static struct rc_state state;
+/* The reader passes' timeline (bench/reclaim_timeline.h), for the run. */
+static struct rc_tl timeline;
 
 /* Sizes from free memory: cold <= 20 GiB and a third of it (the swap
  * copy takes as much again), each hot region <= 2 GiB. */
@@ -166,6 +168,7 @@ void reclaim_plan_pilot(const struct bench_params *params,
 	if (!s)
 		return;
 	t0 = rdtsc_ordered();
+	state.tl = NULL; /* recorded nowhere */
 	if (!rc_prepare(&state, &c)) {
 		rc_release(&state); /* whatever part of it was set up */
 		bench_free(s, c.cold_pages);
@@ -233,6 +236,8 @@ static bool run_one(const struct rc_config *c, struct rc_progress *pg,
 		return false;
 	r->count.lost = lost;
 	rc_report_refused(r);
+	if (state.tl) /* first: it gives the loss its interval */
+		rc_tl_emit(state.tl, r);
 	rc_emit(c->ctx, r, s, r->count.flushes);
 	return true;
 }
@@ -323,10 +328,15 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 		bench_free(s, c.cold_pages);
 		return;
 	}
+	if (!rc_tl_alloc(&timeline, c.workers, p->timeline_ms))
+		report_fail("reclaim: timeline",
+			    "out of memory for its "
+			    "buffers: no timeline records");
+	state.tl = timeline.cap ? &timeline : NULL;
 	bench_printf(
 		"reclaim: %llu MiB cold, %llu MiB hot on each of %u workers\n"
-		"  strategy               batch     ipis     irqs   loss "
-		"   pages/s   lost\n",
+		"  strategy               batch     ipis     irqs    loss "
+		"95%% ci         pages/s   lost\n",
 		(unsigned long long)(c.cold_pages * PAGE_SIZE >> 20),
 		(unsigned long long)(c.hot_pages * PAGE_SIZE >> 20), c.workers);
 	for (size_t i = 0; i < NKINDS; i++)
@@ -338,6 +348,7 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 		if (runs[i].ran)
 			rc_check_counts(&runs[i]);
 	}
+	rc_table_caveat();
 	rc_check_ratio(runs, NKINDS);
 	/* First the control: whether a lost write can be seen at all. */
 	if (!xcpu_unit_faulted(&whole))
@@ -347,6 +358,8 @@ void reclaim_run(const struct bench_params *p, struct bench_ctx *ctx)
 	for (size_t i = 0; i < NKINDS; i++)
 		if (runs[i].ran)
 			rc_check_lost(&runs[i], c.writers, &ctl);
+	rc_tl_free(&timeline);
+	state.tl = NULL;
 	rc_release(&state);
 	bench_free(s, c.cold_pages);
 }

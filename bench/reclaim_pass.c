@@ -257,7 +257,8 @@ static unsigned unit_pages(const struct rc_kind *k)
 	return per_page ? 1 : k->batch;
 }
 
-static void page_out(struct rc_state *st, struct rc_run *run, uint64_t *samples)
+static void page_out(struct rc_state *st, struct rc_run *run, uint64_t *samples,
+		     struct rc_tl *tl)
 {
 	unsigned step = unit_pages(run->kind);
 	uint64_t n = st->pass_pages, k = 0;
@@ -267,7 +268,7 @@ static void page_out(struct rc_state *st, struct rc_run *run, uint64_t *samples)
 		st->tick_reads[w] = st->workers[w].reads;
 	for (uint64_t first = 0; first < n; first += step, k++) {
 		unsigned b = n - first < step ? (unsigned)(n - first) : step;
-		uint64_t t0;
+		uint64_t t0, t1;
 
 		/*
 		 * Between units, outside their samples: two TSC reads and
@@ -290,7 +291,11 @@ static void page_out(struct rc_state *st, struct rc_run *run, uint64_t *samples)
 			write_back(st, first, b);
 		}
 		free_frames(st, first, b);
-		samples[k] = rdtsc_ordered() - t0;
+		t1 = rdtsc_ordered();
+		samples[k] = t1 - t0;
+		/* after the sample, its cost left out as the ticks' is */
+		if (tl)
+			run->count.ticks += rc_tl_poll(tl, st, t1, first + b);
 	}
 	run->count.pages = n;
 }
@@ -336,7 +341,9 @@ uint64_t rc_pass_pages(const struct rc_config *cfg, const struct rc_run *run)
 bool rc_run_strategy(struct rc_state *st, struct rc_run *run,
 		     const struct rc_progress *progress, uint64_t *samples)
 {
-	uint64_t t0, t1, t2, icr0, irq0;
+	uint64_t t0, t1, t2, icr0, irq0, base = us_to_cycles(st->cfg.base_us);
+	/* A writer pass measures no loss: no timeline either. */
+	struct rc_tl *tl = run->writers ? NULL : st->tl;
 
 	st->writing = run->writers;
 	st->pass_pages = rc_pass_pages(&st->cfg, run);
@@ -348,18 +355,26 @@ bool rc_run_strategy(struct rc_state *st, struct rc_run *run,
 	pf_expect(RC_COLD_BASE, rc_cold_va(st->cfg.cold_pages), PF_SKIP, NULL);
 	rc_workers_start(st);
 	udelay(st->cfg.base_us / 4); /* let them all get going */
-	rc_workers_snapshot(st, 0);
-	t0 = rdtsc_ordered();
-	/* The baseline, for the loss: a writer pass measures none. */
-	if (!run->writers)
-		udelay(st->cfg.base_us);
-	rc_workers_snapshot(st, 1);
-	t1 = rdtsc_ordered();
+	if (tl) { /* the baseline in bins, and its snapshots */
+		t1 = rc_tl_before(tl, st, base);
+		t0 = tl->t_begin;
+	} else {
+		rc_workers_snapshot(st, 0);
+		t0 = rdtsc_ordered();
+		/* The baseline, for the loss: a writer pass measures none. */
+		if (!run->writers)
+			udelay(st->cfg.base_us);
+		rc_workers_snapshot(st, 1);
+		t1 = rdtsc_ordered();
+	}
 	icr0 = apic_icr_writes[0];
 	irq0 = xcall_irqs_sum(&cpus_online);
-	page_out(st, run, samples);
+	page_out(st, run, samples, tl);
 	t2 = rdtsc_ordered();
-	rc_workers_snapshot(st, 2);
+	if (tl) /* the end's snapshot, then the window after */
+		rc_tl_after(tl, st, t2, run->count.pages, base);
+	else
+		rc_workers_snapshot(st, 2);
 	run->count.icr = apic_icr_writes[0] - icr0;
 	run->count.irqs = xcall_irqs_sum(&cpus_online) - irq0;
 	rc_workers_stop(st);

@@ -74,6 +74,13 @@ struct rc_run {
 	bool accumulate;
 	unsigned passes; /* the negative control's: how many it took */
 	int64_t loss_pct, loss_min, loss_median;
+	/*
+	 * From the timeline (bench/reclaim_timeline.h): loss_pct's 95%
+	 * interval over bins, and the loss in the window after the page-out
+	 * against the one before, with its own; each only where valid.
+	 */
+	bool timeline, loss_ci, after_ci;
+	int64_t loss_lo, loss_hi, after_loss, after_lo, after_hi;
 	uint64_t base_reads, during_reads;
 	int refused_err; /* the first refused INVLPGB's error */
 };

@@ -6,6 +6,7 @@
 #include "bench/bench.h"
 #include "bench/findings.h"
 #include "bench/reclaim_report.h"
+#include "bench/reclaim_timeline.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
 #include "lib/printf.h"
@@ -32,6 +33,7 @@ void rc_emit(struct bench_ctx *ctx, const struct rc_run *r, uint64_t *samples,
 	uint64_t ns = tsc_to_ns(r->count.cycles - r->count.ticks);
 	/* the CPUs still in the run (smp.h: one can be taken out) */
 	uint64_t others = cpumask_count(&cpus_online) - 1;
+	char ci[24];
 	struct result_field f[] = {
 		{"batch", k->batch, false},
 		{"ipis_sent", r->count.icr, false},
@@ -46,21 +48,28 @@ void rc_emit(struct bench_ctx *ctx, const struct rc_run *r, uint64_t *samples,
 		{"workers", others, false},
 		{"passes", r->passes, false}, /* the control's only */
 	};
+	struct result_field g[sizeof(f) / sizeof(f[0]) + RC_TL_FIELDS];
+	size_t ng = sizeof(f) / sizeof(f[0]) - (k->s != RC_WRITEBACK_FIRST);
 	struct result res = {.bench = "reclaim",
 			     .strategy = k->name,
 			     .pages = r->count.pages,
 			     .targets = others,
 			     .samples = samples,
 			     .n = n,
-			     .fields = f,
-			     .nfields = sizeof(f) / sizeof(f[0]) -
-					(k->s != RC_WRITEBACK_FIRST),
+			     .fields = g,
 			     .emulated = r->emulated};
 
+	for (size_t i = 0; i < ng; i++)
+		g[i] = f[i];
+	res.nfields = ng + rc_tl_fields(r, g + ng);
+	if (k->s != RC_WRITEBACK_FIRST) /* the control measures no loss */
+		res.not_hardware = rc_not_hardware();
+
 	result_emit(&ctx->records, &res);
-	bench_printf("  %-22s %5u %8llu %8llu %6lld%% %10llu %6llu\n", k->name,
-		     k->batch, (unsigned long long)r->count.icr,
+	bench_printf("  %-22s %5u %8llu %8llu %6lld%% %-11s %10llu %6llu\n",
+		     k->name, k->batch, (unsigned long long)r->count.icr,
 		     (unsigned long long)r->count.irqs, (long long)r->loss_pct,
+		     rc_tl_interval_text(r, ci, sizeof(ci)),
 		     (unsigned long long)f[8].value,
 		     (unsigned long long)r->count.lost);
 }

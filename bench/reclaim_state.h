@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "bench/progress.h"
 #include "bench/reclaim_pass.h"
+#include "bench/reclaim_timeline.h"
 #include "mm/invlpgb.h"
 #include "mm/layout.h"
 #include "mm/pt.h"
@@ -50,6 +51,7 @@ struct rc_state {
 	struct cpumask others;
 	struct bg_group worker_group;
 	const struct rc_progress *progress; /* this pass's, or NULL */
+	struct rc_tl *tl; /* the reader passes' timeline, or NULL (pilot) */
 	uint64_t snap[3][MAX_CPUS]; /* reads: start, baseline, paged out */
 	uint64_t tick_reads[BENCH_TICK_CPUS]; /* at the last tick */
 	uint64_t tick_icr0;		      /* IPIs sent before page_out */

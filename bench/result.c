@@ -134,6 +134,8 @@ void result_emit(struct result_sink *sink, struct result *r)
 	}
 	if (r->emulated)
 		json_bool(&rec.j, "emulated", true);
+	if (r->not_hardware)
+		json_str(&rec.j, "not_hardware", r->not_hardware);
 	if (r->raw)
 		json_bool(&rec.j, "overhead_subtracted", false);
 	record_end(&rec);

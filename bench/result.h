@@ -30,6 +30,11 @@ struct result {
 	const struct result_field *fields;
 	size_t nfields;
 	bool emulated;
+	/*
+	 * Why this record's figure is not the hardware's, or NULL: printed
+	 * as "not_hardware" (reclaim's loss where the CPUs took turns).
+	 */
+	const char *not_hardware;
 	bool raw;	 /* the timer's own cost: nothing subtracted */
 	struct stats st; /* filled by result_emit */
 	/* The median's ~95% order-statistic interval (bench/ceiling.h). */

@@ -17,6 +17,7 @@
 #include "smp/apic.h"
 #include "smp/idle.h"
 #include "smp/percpu.h"
+#include "smp/concurrency.h"
 #include "smp/smp.h"
 #include "version.h"
 
@@ -205,6 +206,10 @@ static void env_smp(struct json *j)
 	json_str(j, "idle_requested", smp_idle_name(smp_stats.idle_requested));
 	json_i64(j, "tsc_max_offset", smp_stats.tsc_max_offset);
 	json_bool(j, "tsc_trusted", smp_stats.tsc_trusted);
+	/* measured (smp/concurrency.h): whether loss figures mean anything */
+	json_bool(j, "cpus_concurrent", cpus_run_concurrently());
+	json_str(j, "cpus_concurrent_why", cpus_concurrency_why());
+	json_u64(j, "cpus_concurrent_permille", cpus_concurrency_permille());
 	smp_env_topology(j);
 }
 

@@ -15,6 +15,7 @@
 #include "smp/idle.h"
 #include "smp/initwait.h"
 #include "smp/percpu.h"
+#include "smp/concurrency.h"
 #include "smp/smp.h"
 
 struct acpi_info acpi;
@@ -218,6 +219,7 @@ void smp_init(const struct config *cfg)
 	topo_package_cpus(cpuid_here, NULL, &smp_stats.cpus_package);
 	smp_stats.cpus_limit = (unsigned)cfg->cpus;
 	smp_measure_tsc();
+	smp_probe_concurrency(); /* before anything relies on it */
 }
 
 /*

@@ -18,10 +18,12 @@ What is checked:
   - The first record is "env" with its fields (tsc_khz is the estimate of
     tsc_source, rdtsc_trapped agrees with rdtsc_cycles, idle is what
     idle_requested can give; the fields of later builds are checked where
-    present); "result", "tick" and "fault" records have theirs (a result
-    carries the env's idle wherever the env has one); at most one "findings"
-    record, with its fields, after every result record; the last record is
-    "summary", and its counts agree with the
+    present); "result", "tick", "timeline" and "fault" records have theirs
+    (a result carries the env's idle wherever the env has one; a reclaim
+    timeline's series decode, have one value a bin, its page-out bins
+    span pageout_us and hold every page and read its result reports); at
+    most one "findings" record, with its fields, after every result
+    record; the last record is "summary", and its counts agree with the
     PASS/FAIL/SKIP lines and with the number of records before it.
   - Where the plan record names its runs: every planned run has its result
     record, and each shootdown and reclaim record's counts follow from its
@@ -57,6 +59,7 @@ sys.dont_write_bytecode = True
 import verdictline  # noqa: E402
 from exitcodes import GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP  # noqa: E402
 import experiments  # noqa: E402  (the strategies, one list for the host tools)
+import timeline_codec  # noqa: E402  (the timeline records' encoding)
 
 PREFIXES = ("PASS: ", "FAIL: ", "SKIP: ", "INFO: ", "@json ", "SUMMARY: ", "EXIT: ")
 # A line that starts like a protocol line but is not one of the forms above
@@ -235,6 +238,9 @@ ENV_LATER_FIELDS = {
     "tsc_estimates": want_object({k: want_int(1, nullable=True) for k in TSC_SOURCES}),
     "rdtsc_cycles": want_int(0),
     "rdtsc_trapped": want_bool(),
+    "cpus_concurrent": want_bool(),
+    "cpus_concurrent_why": want_str(nonempty=True),
+    "cpus_concurrent_permille": want_int(0),
     "bringup_init_wait": want_bool(),
     "apic_fence": want_bool(),
     "idle": want_choice(*IDLE_MODES),
@@ -285,6 +291,24 @@ TICK_BENCH_FIELDS = {
     "reclaim": {"pages": want_int(0), "ipis": want_int(0),
                 "reads": want_int_list(TICK_CPUS)},
     "flushloop": {"cpus": want_int(1), "ops": want_int_list(TICK_CPUS)},
+}
+# timeline (docs/output.md): one reclaim reader pass's bins, before, during
+# and after its page-out, each series one encoded string.
+TIMELINE_SHOWN = 8
+TIMELINE_FIELDS = {
+    "bench": want_choice("reclaim"),
+    "strategy": want_str(nonempty=True),
+    "batch": want_int(1),
+    "workers": want_int(1),
+    "reads_unit": want_int(1),
+    "cpus_concurrent": want_bool(),
+    "pageout_us": want_int(0),
+    "before_us": want_int(1), "before": want_int(0),
+    "during_us": want_int(1), "during": want_int(1),
+    "after_us": want_int(1), "after": want_int(0),
+    "time": want_str(), "pages": want_str(),
+    "reads": lambda v: None if isinstance(v, list) and 0 < len(v) <= TIMELINE_SHOWN and
+    all(isinstance(s, str) for s in v) else f"must be a list of 1 to {TIMELINE_SHOWN} strings",
 }
 FAULT_FIELDS = {
     "cpu": want_int(0),
@@ -544,7 +568,7 @@ def check_records(rep):
         rep.problem(None, "no @json records")
         return
     dist = DIST_SINCE_FIELD in recs[0] and recs[0].get("type") == "env"
-    raws = {}
+    raws, timelines = {}, {}
     findings = []
     if recs[0].get("type") != "env":
         rep.problem(recs[0]["_line"], f"first record is {recs[0].get('type')!r}, not 'env'")
@@ -570,6 +594,17 @@ def check_records(rep):
             if findings:
                 rep.problem(n, "a result record after the findings record (they are "
                             "decided from every result before them)")
+            tl = timelines.pop((rec.get("strategy"), rec.get("batch")), None) \
+                if rec.get("bench") == "reclaim" else None
+            if tl is not None:
+                for p in check_timeline_result(tl[0], tl[1], rec):
+                    rep.problem(n, f"result: {p}")
+        elif kind == "timeline":
+            probs, series = check_timeline(rec)
+            for p in probs:
+                rep.problem(n, f"timeline: {p}")
+            if series is not None:
+                timelines[(rec.get("strategy"), rec.get("batch"))] = (rec, series)
         elif kind == "raw":
             for p in check_fields(rec, RAW_FIELDS):
                 rep.problem(n, f"raw: {p}")
@@ -607,6 +642,71 @@ def check_records(rep):
     if _is_int(last.get("records")) and last["records"] != len(recs) - 1:
         rep.problem(n, f"summary record says records {last['records']}, "
                     f"but {len(recs) - 1} came before it")
+
+
+def decode_timeline(rec):
+    """{series: counts} of a timeline record (reads: a list), or a
+    problem string."""
+    try:
+        out = {k: timeline_codec.decode(rec[k]) for k in ("time", "pages")}
+        out["reads"] = [timeline_codec.decode(s) for s in rec["reads"]]
+        if rec.get("reads_all") is not None:
+            out["reads_all"] = timeline_codec.decode(rec["reads_all"])
+    except timeline_codec.DecodeError as e:
+        return f"a series does not decode: {e}"
+    return out
+
+
+def check_timeline(rec):
+    """Problems of one timeline record: fields, every series as long as the
+    bins, the page-out's bins spanning pageout_us and holding every page."""
+    probs = check_fields(rec, TIMELINE_FIELDS)
+    if probs:
+        return probs, None
+    s = decode_timeline(rec)
+    if isinstance(s, str):
+        return [s], None
+    nb, nd = rec["before"], rec["during"]
+    n = nb + nd + rec["after"]
+    series = [("time", s["time"]), ("pages", s["pages"])] + \
+        [(f"reads[{i}]", r) for i, r in enumerate(s["reads"])] + \
+        ([("reads_all", s["reads_all"])] if "reads_all" in s else [])
+    for name, v in series:
+        if len(v) != n:
+            probs.append(f"{name} has {len(v)} bins, not before + during + after = {n}")
+    if probs:
+        return probs, None
+    if len(s["reads"]) != min(rec["workers"], TIMELINE_SHOWN):
+        probs.append(f"{len(s['reads'])} reads series for {rec['workers']} workers")
+    if sum(s["time"][nb:nb + nd]) != rec["pageout_us"]:
+        probs.append(f"the page-out's bins span {sum(s['time'][nb:nb + nd])} us, not "
+                     f"pageout_us {rec['pageout_us']}")
+    if sum(s["pages"][:nb]) or sum(s["pages"][nb + nd:]):
+        probs.append("pages paged out in the bins before or after the page-out")
+    return probs, s
+
+
+def check_timeline_result(tl, s, res):
+    """Problems between a timeline and the reclaim result of its pass."""
+    probs, nb, nd = [], tl["before"], tl["during"]
+    label = f"{tl['strategy']} {tl['batch']}"
+    if sum(s["pages"][nb:nb + nd]) != res.get("pages"):
+        probs.append(f"{label}: the bins page out {sum(s['pages'][nb:nb + nd])} pages, "
+                     f"the result {res.get('pages')}")
+    total = s.get("reads_all") or [sum(c) for c in zip(*s["reads"])]
+    during = sum(total[nb:nb + nd]) * tl["reads_unit"]
+    if _is_int(res.get("worker_reads_during")) and during != res["worker_reads_during"]:
+        probs.append(f"{label}: the workers' bins in the page-out sum to {during} reads, "
+                     f"the result's worker_reads_during is {res['worker_reads_during']}")
+    if _is_int(res.get("pageout_us")) and abs(res["pageout_us"] - tl["pageout_us"]) > 1:
+        probs.append(f"{label}: the timeline's page-out is {tl['pageout_us']} us, the "
+                     f"result's {res['pageout_us']}")
+    lo, hi = res.get("worker_loss_lo_pct"), res.get("worker_loss_hi_pct")
+    if (lo is None) != (hi is None) or \
+            (lo is not None and not lo <= res.get("worker_loss_pct", lo) <= hi):
+        probs.append(f"{label}: worker_loss_pct {res.get('worker_loss_pct')} is not "
+                     f"within [worker_loss_lo_pct, worker_loss_hi_pct] = [{lo}, {hi}]")
+    return probs
 
 
 def check_env_consistency(rep, env, n):

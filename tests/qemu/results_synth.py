@@ -13,6 +13,8 @@ import json
 import math
 import random
 
+import timeline
+
 PER_OCTAVE = 4
 
 
@@ -81,6 +83,28 @@ ENV = {"type": "env", "seq": 0, "schema": 1, "version": "synthetic", "cmdline": 
                     "invpcid": True, "x2apic": False}, "mem_bytes": 1 << 30}
 
 
+def timeline_record(rng, strategy, batch, workers, pages, dip, before=10, during=40,
+                    after=10, width=1000):
+    """A timeline record (docs/output.md) of workers reading 100 +/- 5
+    units a bin, dip times that during the page-out; its "_during_reads"
+    is what the result's worker_reads_during must be."""
+    import timeline_codec
+    n = before + during + after
+    time = [width] * n
+    page = [0] * before + [pages // during] * during + [0] * after
+    page[before + during - 1] += pages - sum(page)
+    reads = [[round(rng.randint(95, 105) * (dip if before <= i < before + during else 1))
+              for i in range(n)] for _ in range(workers)]
+    during_reads = 64 * sum(sum(r[before:before + during]) for r in reads)
+    return {"type": "timeline", "bench": "reclaim", "strategy": strategy, "batch": batch,
+            "workers": workers, "reads_unit": 64, "cpus_concurrent": True,
+            "pageout_us": during * width, "before_us": width, "before": before,
+            "during_us": width, "during": during, "after_us": width, "after": after,
+            "time": timeline_codec.encode(time), "pages": timeline_codec.encode(page),
+            "reads": [timeline_codec.encode(r) for r in reads[:8]],
+            "_during_reads": during_reads}
+
+
 def make_records(seed=1, shift=1.0, which=lambda rec: True, hists=True, cpus=4, launch=1.0,
                  invlpgb=None, emulated=False, env=None, targets=None):
     """A whole run's records: shootdown (2 strategies x 3 page counts x 2
@@ -123,15 +147,23 @@ def make_records(seed=1, shift=1.0, which=lambda rec: True, hists=True, cpus=4, 
         result("shootdown", "ipi-range", 5500 + 300 * pages, ipi_mode="broadcast",
                pages=pages, targets=cpus - 1, ipis_sent=3, irqs_received=3, stale_reads=0)
     t = 0
-    for strategy, batch, irqs in (("per-page", 1, 6144), ("batch", 512, 12)):
+    for strategy, batch, irqs, dip in (("per-page", 1, 6144, 0.5), ("batch", 512, 12, 1.0)):
         for _ in range(3):
             t += 1000
             recs.append({"type": "tick", "seq": len(recs), "bench": "reclaim", "t_ms": t,
                          "strategy": strategy, "pages": 100, "ipis": 300,
                          "reads": [rng.randint(500000, 600000) for _ in range(cpus - 1)]})
+        tl = timeline_record(rng, strategy, batch, cpus - 1, 2048, dip)
+        tl["seq"] = len(recs)
+        recs.append(tl)
+        pct, half = round(100 * (1 - dip)), timeline.Timeline(tl).loss()[1]
         result("reclaim", strategy, 100000 * batch ** 0.5, n=50, pages=2048, targets=cpus - 1,
                batch=batch, ipis_sent=irqs, irqs_received=irqs, flushes=irqs // 3,
-               lost_writes=0, worker_loss_pct=40, reclaim_pages_per_s=20000 * batch ** 0.5)
+               lost_writes=0, worker_loss_pct=pct, worker_loss_lo_pct=math.floor(pct - half),
+               worker_loss_hi_pct=math.ceil(pct + half), worker_after_loss_pct=0,
+               worker_reads_during=tl["_during_reads"], pageout_us=tl["pageout_us"],
+               reclaim_pages_per_s=20000 * batch ** 0.5)
+        del tl["_during_reads"]
     c = 1
     while True:
         result("flushloop", "ipi-range", 7000 * c, n=500, pages=1, targets=c - 1, cpus=c,

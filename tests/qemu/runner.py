@@ -98,6 +98,7 @@ class Case:
         self.stopped, self.within, self.noconsole = False, None, False
         self.sweep = None
         self.reclaim = self.flushloop = self.ceiling = False
+        self.timeline = None  # None: not checked; else the budget in % (0: none)
         for item in words(row["checks"]):
             self.add_check(item)
         if self.boot in ("bios", "uefi"):
@@ -157,6 +158,8 @@ class Case:
             setattr(self, item, True)
         elif key == "within":
             self.within = float(val)
+        elif key == "timeline":
+            self.timeline = float(val) if val else 0.0
         elif key == "sweep":
             pages, targets, strategies = val.split(";")
             self.sweep = ([int(p) for p in pages.split(",")],
@@ -526,6 +529,8 @@ class Runner:
         if case.ceiling:
             problems += [f"ceiling: {p}" for p in
                          ceiling.agreement(ceiling.Records(rep.records))]
+        if case.timeline is not None:
+            problems += check_timeline(rep, case.timeline)
         return judged(problems, log)
 
     def check_tsc(self, env):
@@ -582,6 +587,44 @@ def check_stopped(log, last):
             problems.append("the guest never printed its env record: it did not run")
     if "guest stopped running" not in last:
         problems.append(f"run-qemu.sh's last line does not name a stopped guest: {last}")
+    return problems
+
+
+TIMELINE_RECORD_BYTES = 6144  # bench/reclaim_timeline.h RC_TL_RECORD_BYTES
+
+
+def check_timeline(rep, budget_pct):
+    """Every reclaim reader pass (not the control) has its timeline record
+    just before its result, with bins before, during and after; each
+    record within its byte budget; with budget_pct, all of them within
+    that share of the console. (checklog holds each record's bins to its
+    result's pages, reads and page-out.)"""
+    problems, last, total = [], {}, 0
+    for rec, raw in zip(rep.records, rep.raw):
+        if rec.get("type") == "timeline":
+            last[(rec.get("strategy"), rec.get("batch"))] = rec
+            size = len("@json ") + len(raw) + 2
+            total += size
+            if size > TIMELINE_RECORD_BYTES:
+                problems.append(f"timeline {rec.get('strategy')} {rec.get('batch')}: {size} "
+                                f"bytes, over its budget of {TIMELINE_RECORD_BYTES}")
+        elif rec.get("type") == "result" and rec.get("bench") == "reclaim" and \
+                rec.get("strategy") != "writeback-before-flush":
+            tl = last.pop((rec.get("strategy"), rec.get("batch")), None)
+            name = f"{rec.get('strategy')} {rec.get('batch')}"
+            if tl is None:
+                problems.append(f"reclaim {name}: no timeline record before its result")
+                continue
+            empty = [w for w in ("before", "during", "after") if not tl.get(w)]
+            if empty:
+                problems.append(f"reclaim {name}: its timeline has no bins {', '.join(empty)} "
+                                "the page-out")
+    console = sum(len(line) + 2 for line in rep.lines)
+    if budget_pct and total > console * budget_pct / 100:
+        problems.append(f"the timeline records take {total} of the console's {console} "
+                        f"bytes, over {budget_pct:g}%")
+    if not total:
+        problems.append("no timeline record")
     return problems
 
 

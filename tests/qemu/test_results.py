@@ -722,6 +722,90 @@ class CheckAndTable(unittest.TestCase):
         self.assertRegex(out, r"batch +512 .* 1,536 ")  # 12 irqs / 8 MiB -> 1536 per GiB
 
 
+class ReclaimTimeline(unittest.TestCase):
+    """tools/results/timeline.py: the record decoded, the loss and its
+    interval as the kernel computes them, the figure's structure, and the
+    caveat where the CPUs take turns."""
+
+    def test_round_trip(self):
+        import random
+        import timeline
+        rng = random.Random(3)
+        for _ in range(50):
+            values = [rng.choice((0, 1, 31, 32, 1 << 40, rng.randint(0, 10 ** 6)))
+                      for _ in range(rng.randint(0, 40))]
+            self.assertEqual(timeline.decode(timeline.encode(values)), values)
+        self.assertEqual(timeline.encode([0, 5, 10, 15, 15, 0]), "0AAA0T")
+        for bad in ("!", "0W", "1"):
+            with self.assertRaises(timeline.DecodeError):
+                timeline.decode(bad)
+
+    def test_loss_as_the_kernel_has_it(self):
+        import timeline
+        # tests/unit/test_rc_timeline.c's known dip: 50%, half-width 1.35-1.50
+        before = [1000 + (50 if i % 2 else -50) for i in range(20)]
+        during = [500 + (25 if i % 2 else -25) for i in range(40)]
+        loss, half = timeline.loss_interval((before, [1000] * 20), (during, [1000] * 40))
+        self.assertAlmostEqual(loss, 50.0)
+        self.assertTrue(1.35 <= half <= 1.50, half)
+        # uneven bins: rates are counts over time
+        loss, half = timeline.loss_interval(([100] * 3, [1000] * 3),
+                                            ([50, 250, 0, 100], [500, 2500, 0, 1000]))
+        self.assertAlmostEqual(loss, 0.0)
+        self.assertAlmostEqual(half, 0.0)
+        self.assertIsNone(timeline.loss_interval(([5], [1]), ([5, 5], [1, 1])))
+
+    def synthetic(self, tmp, name="r.jsonl", seed=1, **env):
+        path = os.path.join(tmp, name)
+        synth.write_jsonl(path, synth.make_records(seed=seed, env=env or None))
+        return path
+
+    def test_records_agree(self):
+        import timeline
+        with tempfile.TemporaryDirectory() as tmp:
+            run = load(self.synthetic(tmp))
+        tls = timeline.timelines(run)
+        self.assertEqual([t.label for t in tls], ["per-page 1", "batch 512"])
+        for tl in tls:
+            self.assertEqual(tl.problems(), [])
+            self.assertEqual(timeline.check_against(tl, timeline.result_for(run, tl)), [])
+        loss, _ = tls[0].loss()
+        self.assertTrue(45 < loss < 55, loss)  # the synthetic dip: half the reads
+        self.assertTrue(all(abs(w[0] - loss) < 5 for w in tls[0].worker_losses()))
+        self.assertLess(abs(tls[1].loss()[0]), 5)  # batch 512: no dip
+        self.assertLess(abs(tls[0].loss(against="after")[0]), 5)  # recovered after
+
+    def test_figure_structure_and_overlay(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            one = self.synthetic(tmp)
+            two = self.synthetic(tmp, "s.jsonl", seed=2)
+            status, _, err = run_script(["plot", one, two, "-o", os.path.join(tmp, "p")])
+            self.assertEqual(status, 0, err)
+            with open(os.path.join(tmp, "p", "manifest.json")) as f:
+                fig = {e["name"]: e for e in json.load(f)["figures"]}["reclaim-timeline"]
+        lines, loss = fig["axes"]
+        self.assertEqual(lines["lines"], 4)  # 2 strategies x 2 runs
+        self.assertIn("page-out", lines["xlabel"])
+        self.assertIn("2 runs", fig["suptitle"])
+        self.assertNotIn("not a hardware answer", fig["suptitle"])
+
+    def test_caveat_where_cpus_take_turns(self):
+        why = "the cpus take turns: over 100 ms cpu 0 saw ... (a cpu running beside"
+        with tempfile.TemporaryDirectory() as tmp:
+            path = self.synthetic(tmp, cpus_concurrent=False, cpus_concurrent_why=why)
+            status, out, _ = run_cli(["table", path])
+            self.assertEqual(status, 0)
+            self.assertRegex(out, r"reclaim: .*\nnot a hardware answer here: the CPUs do "
+                             r"not run at the same time \(the cpus take turns")
+            status, _, err = run_script(["plot", path, "-o", os.path.join(tmp, "p")])
+            self.assertEqual(status, 0, err)
+            with open(os.path.join(tmp, "p", "manifest.json")) as f:
+                fig = {e["name"]: e for e in json.load(f)["figures"]}["reclaim-timeline"]
+            self.assertIn("not a hardware answer here: the CPUs take turns", fig["suptitle"])
+            tags = [t for t, _ in answer.caveats([load(path)], [])]
+        self.assertIn("CPUs take turns", tags)
+
+
 class Plot(unittest.TestCase):
     """plot writes every figure of a run that has every experiment."""
 
@@ -750,7 +834,9 @@ EXPECTED_LABELS = {
     "shootdown-distance": ("distance class", "p50"),
     "shootdown-crossover": ("responders (targets)", "pages per invalidation"),
     "flushloop-scaling": ("cpus in the loop", "operations per second"),
-    "reclaim-timeline": ("time since reclaim began", "worker reads per second"),
+    # two panels: the throughput, and the loss with its interval
+    "reclaim-timeline": [("page-out", "worker reads per second"),
+                         ("strategy and batch", "worker loss")],
     "reclaim-irqs": ("strategy and batch", "interrupts per GiB"),
     "ceiling": ("pages flushed (K)", "cycles (p50)"),
 }
@@ -781,8 +867,10 @@ def check_plot(test, path, outdir, expect_all=False):
         test.assertEqual((e["width"], e["height"]), (960, 600))
         test.assertGreater(os.path.getsize(png), 10000, e["name"])
         test.assertGreater(os.path.getsize(os.path.join(outdir, e["svg"])), 1000)
-        xlabel, ylabel = EXPECTED_LABELS[e["name"]]
-        for ax in e["axes"]:
+        want = EXPECTED_LABELS[e["name"]]
+        panels = want if isinstance(want, list) else [want] * len(e["axes"])
+        test.assertEqual(len(panels), len(e["axes"]), e["name"])
+        for ax, (xlabel, ylabel) in zip(e["axes"], panels):
             if ax.get("colorbar"):
                 test.assertTrue(ax["ylabel"], e["name"])
                 continue
@@ -862,6 +950,28 @@ class FreshLogs(unittest.TestCase):
         status, out, _ = run_cli(["answer"] + logs)
         self.assertEqual(status, 0, out)
         self.assertRegex(out, r"(?m)^frontier: no data: no invlpgb records in the runs")
+
+    def test_reclaim_figure_under_multithreaded_tcg(self):
+        """The seed's figure of a multi-threaded TCG run: a line for every
+        strategy, each with bins before, during and after its page-out
+        (its structure, not its values)."""
+        import plots
+        import timeline
+        log, = self.need("reclaim-4cpu-mttcg")
+        run = load(log)
+        tls = timeline.timelines(run)
+        names = {(r.get("strategy"), r.get("batch")) for r in run.results("reclaim")
+                 if r.get("strategy") != "writeback-before-flush"}
+        self.assertEqual({(t.strategy, t.batch) for t in tls}, names)
+        for tl in tls:
+            xs = plots.window_x(tl)
+            self.assertEqual(len(xs), tl.n())
+            self.assertTrue(any(x < 0 for x in xs) and any(0 <= x <= 1 for x in xs) and
+                            any(x > 1 for x in xs), tl.label)
+        with tempfile.TemporaryDirectory() as tmp:
+            manifest = check_plot(self, log, tmp)
+        fig = {e["name"]: e for e in manifest["figures"]}["reclaim-timeline"]
+        self.assertEqual(fig["axes"][0]["lines"], len(tls))
 
     def test_guest_and_host_findings_agree(self):
         """Every fresh log's findings record is what findings.py decides

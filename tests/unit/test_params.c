@@ -623,6 +623,7 @@ static void test_from_config(void **state)
 	assert_false(p.raw);
 	assert_false(p.delay.on);
 	assert_int_equal(p.duration_ms, 100);
+	assert_int_equal(p.timeline_ms, 1);
 	assert_int_equal(p.budget_s, 12);
 	assert_false(p.handler_timing);
 	assert_false(p.flushloop_local);
@@ -671,7 +672,7 @@ static void test_options_table(void **state)
 	char line[256];
 
 	(void)state;
-	assert_int_equal(config_nopts + bench_nopts, 25);
+	assert_int_equal(config_nopts + bench_nopts, 26);
 	for (size_t i = 0; i < bench_nopts; i++) {
 		const struct cmdline_opt *o = &bench_opts[i];
 

@@ -30,9 +30,9 @@ unit_tests.kernel := config multiboot report smbios tsc_estimate spinlock \
 	acpi fwread
 unit_tests.mm := pmm pt invlpgb
 unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
-	barrier cpucount
+	barrier cpucount concurrency
 unit_tests.bench := stats hist params table plan reclaim_counts findings \
-	ceiling reclaim_race
+	ceiling reclaim_race rc_timeline
 
 unit_srcs.kstring := lib/kstring.c
 unit_srcs.json := lib/json.c
@@ -64,8 +64,11 @@ unit_srcs.initwait := smp/initwait.c lib/kstring.c
 unit_srcs.cpucount := smp/cpucount.c kernel/acpi.c kernel/acpi_rsdp.c \
 	kernel/acpi_madt.c kernel/acpi_tables.c lib/kstring.c lib/printf.c
 unit_srcs.idle := smp/idle.c
+unit_srcs.concurrency := smp/concurrency_decide.c lib/printf.c
 unit_srcs.stats := bench/stats.c kernel/tsc_estimate.c lib/muldiv.c
 unit_srcs.hist := bench/hist.c
+unit_srcs.rc_timeline := bench/rc_timeline.c bench/stats.c \
+	kernel/tsc_estimate.c lib/muldiv.c
 unit_srcs.ceiling := bench/ceiling.c
 unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
 	lib/cmdline.c lib/cmdline_list.c lib/kstring.c

@@ -112,11 +112,30 @@ def caveats(runs, records):
                         if (run.env or {}).get("hypervisor") not in (None, TCG_SIGNATURE)})
         why.append(("hypervisor", f"under a hypervisor ({', '.join(names)}){other}: IPIs "
                     "are virtualized (VM exits), not the hardware's"))
+    turns = concurrency_caveat(runs)
+    if turns:
+        why.append(turns)
     noenv = [run.name for run in runs if run.env is None]
     if noenv:
         why.append(("no env", f"no env record in {', '.join(noenv)}: where it ran is "
                     "unknown"))
     return why
+
+
+def concurrency_caveat(runs):
+    """("CPUs take turns", reason) where the kernel's concurrency probe
+    (env cpus_concurrent, docs/output.md "Concurrency") found the CPUs of
+    some of runs not running at the same time, else None: anything that
+    needs them side by side (reclaim's worker loss, throughput scaling) is
+    then the host's time-sharing."""
+    hit = [run for run in runs if (run.env or {}).get("cpus_concurrent") is False]
+    if not hit:
+        return None
+    where = "" if len(hit) == len(runs) else f" (in {', '.join(r.name for r in hit)})"
+    said = (hit[0].env or {}).get("cpus_concurrent_why") or ""
+    return ("CPUs take turns", "the CPUs do not run at the same time" + where +
+            (f" ({said.split(' (a cpu')[0]})" if said else "") +
+            ": the workers' loss is the host's time-sharing among vCPUs, not the TLB's cost")
 
 
 class Cell:

@@ -116,6 +116,8 @@ def build_parser():
 
     p = sub.add_parser("plot", help="PNG/SVG figures and an HTML page of one run")
     p.add_argument("file", metavar="FILE")
+    p.add_argument("more", metavar="MORE", nargs="*",
+                   help="more runs, overlaid on the reclaim timeline figure")
     p.add_argument("-o", "--out", metavar="DIR",
                    help="output directory (default: FILE without its extension, + '-plots')")
 
@@ -219,7 +221,8 @@ def cmd_plot(args, allow_reexec):
     run = load(args.file)
     outdir = args.out or (os.path.splitext(args.file)[0] + "-plots")
     try:
-        manifest = plots.plot_run(run, outdir, allow_reexec)
+        manifest = plots.plot_run(run, outdir, allow_reexec,
+                                  others=[load(m) for m in args.more])
     except plots.MissingMatplotlib as exc:
         print(f"shootdown.py plot: {exc}", file=sys.stderr)
         return EXIT_INPUT

@@ -18,6 +18,8 @@ import json
 import os
 import sys
 
+import answer
+import timeline
 from tables import format_table, irqs_per_gib, run_tables
 from runs import env_summary
 
@@ -267,7 +269,15 @@ def tick_rates(records):
     return out
 
 
-def fig_reclaim_timeline(plt, run):
+def fig_reclaim_timeline(plt, run, others=()):
+    """The seed's figure from the timeline records (timeline.py), or from
+    the tick records of a log that has none."""
+    if timeline.timelines(run):
+        return fig_reclaim_bins(plt, [run] + [r for r in others if timeline.timelines(r)])
+    return fig_reclaim_ticks(plt, run)
+
+
+def fig_reclaim_ticks(plt, run):
     """Worker throughput over time from the reclaim tick records, coloured
     by the strategy paging out at that moment."""
     rates = tick_rates(run.records)
@@ -281,6 +291,80 @@ def fig_reclaim_timeline(plt, run):
         ax.scatter([r[0] for r in pts], [r[1] for r in pts], label=s, zorder=2)
     label(ax, "time since reclaim began (s)", "worker reads per second (first 8 workers)",
           "reclaim: worker throughput while paging out (tick records)")
+    return fig, None
+
+
+def window_x(tl):
+    """Each bin's x on the figure's axis: the window before in [-1, 0] (its
+    own time), the page-out in [0, 1] (a share of its length), the window
+    after in [1, 2]; so that passes of any length line up."""
+    xs, t = [], 0
+    for name, (lo, hi) in ((w, tl.window(w)) for w in timeline.WINDOWS):
+        span = sum(tl.time_us[lo:hi]) or 1
+        t = 0
+        for us in tl.time_us[lo:hi]:
+            mid = (t + us / 2.0) / span
+            xs.append({"before": mid - 1, "during": mid, "after": 1 + mid}[name])
+            t += us
+    return xs
+
+
+def fig_reclaim_bins(plt, runs):
+    """Worker reads per second against time, before / during / after the
+    page-out, every strategy on one axis (the page-out shaded), and each
+    strategy's loss with its 95% interval; several runs overlaid (the
+    first drawn strongest)."""
+    fig, axes = plt.subplots(1, 2, figsize=FIG_INCHES, dpi=DPI, layout="constrained",
+                             gridspec_kw={"width_ratios": [3, 2]})
+    ax, lax = axes
+    colours, labels = {}, []
+    for i, run in enumerate(runs):
+        for tl in timeline.timelines(run):
+            if tl.label not in colours:
+                colours[tl.label] = f"C{len(colours) % 10}"
+                labels.append(tl.label)
+            ys = [r if r is not None else float("nan") for r in tl.rates()]
+            ax.plot(window_x(tl), ys, color=colours[tl.label], linewidth=1.2 if i == 0 else 0.7,
+                    alpha=1.0 if i == 0 else 0.45, label=tl.label if i == 0 else None)
+    ax.axvspan(0, 1, color="0.85", zorder=0, label="page-out")
+    ax.set_xticks([-1, 0, 1, 2])
+    ax.set_xticklabels(["before", "page-out starts", "ends", "after"])
+    ax.set_xlim(-1, 2)
+    ax.set_ylim(bottom=0)
+    label(ax, "before (its own time) | page-out (scaled to its length) | after",
+          "worker reads per second (all workers)", "worker throughput", legend=False)
+    ax.legend(fontsize="x-small", ncol=2)
+    width = 0.8 / max(1, len(runs))
+    for i, run in enumerate(runs):
+        tls = {tl.label: timeline.result_for(run, tl) for tl in timeline.timelines(run)}
+        for j, name in enumerate(labels):
+            res = tls.get(name)
+            if not res or res.get("worker_loss_pct") is None:
+                continue
+            x, y = j - 0.4 + width * (i + 0.5), res["worker_loss_pct"]
+            lo, hi = res.get("worker_loss_lo_pct"), res.get("worker_loss_hi_pct")
+            err = [[y - lo], [hi - y]] if lo is not None and hi is not None else None
+            lax.errorbar([x], [y], yerr=err, fmt="o", color=colours[name], capsize=3,
+                         alpha=1.0 if i == 0 else 0.6)
+            after = res.get("worker_after_loss_pct")
+            if after is not None:
+                lax.plot([x], [after], marker="x", color=colours[name], linestyle="none",
+                         alpha=1.0 if i == 0 else 0.6)
+    lax.axhline(0, color="0.5", linewidth=0.8)
+    lax.set_xticks(range(len(labels)))
+    lax.set_xticklabels(labels, rotation=30, ha="right", fontsize="small")
+    label(lax, "strategy and batch", "worker loss during the page-out (%)",
+          "loss, 95% interval over bins (x: after)", legend=False, axis="y")
+    runs_txt = f"{len(runs)} run{'s' if len(runs) != 1 else ''}"
+    title = f"reclaim: workers before, during and after paging out ({runs_txt})"
+    turns = answer.concurrency_caveat(runs)
+    others = [tag for tag, _ in answer.caveats(runs, []) if tag != "CPUs take turns"]
+    if turns:
+        title += "\n" + answer.NOT_HARDWARE + "the CPUs take turns (env cpus_concurrent): " \
+            "this loss is the host's time-sharing, not the TLB's cost"
+    elif others:  # side by side, but timed by an emulator or through a hypervisor
+        title += "\n" + answer.NOT_HARDWARE + ", ".join(others)
+    fig.suptitle(title, fontsize="medium")
     return fig, None
 
 
@@ -429,11 +513,12 @@ def describe_figure(fig):
     return {"suptitle": sup, "width": int(round(w)), "height": int(round(h)), "axes": axes}
 
 
-def write_figures(run, outdir, plt):
-    """Draws and saves every figure; returns the manifest entries."""
+def write_figures(run, outdir, plt, others=()):
+    """Draws and saves every figure (the reclaim timeline with others'
+    overlaid); returns the manifest entries."""
     entries = []
     for name, draw in FIGURES:
-        fig, why = draw(plt, run)
+        fig, why = draw(plt, run, others) if draw is fig_reclaim_timeline else draw(plt, run)
         if fig is None:
             entries.append({"name": name, "skipped": why})
             continue
@@ -477,12 +562,13 @@ def html_page(run, entries):
     return "\n".join(parts) + "\n"
 
 
-def plot_run(run, outdir, allow_reexec=False):
+def plot_run(run, outdir, allow_reexec=False, others=()):
     """Writes the figures, manifest.json and index.html into outdir;
-    returns the manifest."""
+    returns the manifest. others: more runs, overlaid on the reclaim
+    timeline."""
     plt = import_pyplot(allow_reexec)
     os.makedirs(outdir, exist_ok=True)
-    entries = write_figures(run, outdir, plt)
+    entries = write_figures(run, outdir, plt, others)
     manifest = {"run": run.path, "figures": entries}
     with open(os.path.join(outdir, "manifest.json"), "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1)

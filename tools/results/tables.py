@@ -98,16 +98,28 @@ def irqs_per_gib(rec):
 
 def reclaim_table(run):
     """Paging out per strategy and batch: IPIs, worker loss, throughput."""
+    import answer  # here: answer imports this module
     rows = []
     for r in by_config(run.results("reclaim")):
         rows.append([r.get("strategy"), fmt_opt(r, "batch"), fmt_num(r.get("pages")),
                      fmt_num(r.get("ipis_sent")), fmt_num(r.get("irqs_received")),
                      fmt_num(irqs_per_gib(r)), fmt_pct(r.get("worker_loss_pct")),
+                     fmt_interval(r, "worker_loss"), fmt_pct(r.get("worker_after_loss_pct")),
                      fmt_num(r.get("reclaim_pages_per_s")), fmt_latency(r, "p50"),
                      fmt_opt(r, "lost_writes")])
-    return ("reclaim: paging out with per-page vs batched flushes",
-            ["strategy", "batch", "pages", "ipis", "irqs", "irqs/GiB", "loss",
-             "pages/s", "flush p50", "lost"], rows, (1, 2, 3, 4, 5, 6, 7, 8, 9))
+    title = "reclaim: paging out with per-page vs batched flushes"
+    turns = answer.concurrency_caveat([run])
+    if turns:
+        title += "\n" + answer.NOT_HARDWARE + turns[1]
+    return (title, ["strategy", "batch", "pages", "ipis", "irqs", "irqs/GiB", "loss",
+                    "loss 95%", "after", "pages/s", "flush p50", "lost"], rows,
+            (1, 2, 3, 4, 5, 6, 7, 9, 10, 11))
+
+
+def fmt_interval(rec, name):
+    """[lo, hi] of NAME_lo_pct and NAME_hi_pct, '-' when absent."""
+    lo, hi = rec.get(name + "_lo_pct"), rec.get(name + "_hi_pct")
+    return "-" if lo is None or hi is None else f"[{lo}, {hi}]"
 
 
 def fmt_pct(value):

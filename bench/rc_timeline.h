@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The reclaim timeline's portable part (bench/rc_timeline.c, tested on the
+ * host): cumulative counts taken at bin edges turned into counts per bin,
+ * the compact text a record carries them in, and the loss with its
+ * interval over bins. Integer-only: the kernel has no FPU state.
+ *
+ * Encoding (docs/output.md, "timeline"): a series of counts becomes one
+ * string. Each count is taken as its difference from the one before (the
+ * first from 0), zigzagged (0, -1, 1, -2 ... to 0, 1, 2, 3 ...) and
+ * written five bits at a time, lowest first, one character each from
+ * RC_TL_ALPHABET: characters 0-31 end a value, 32-63 say more follow. A
+ * steady series costs about one character a bin.
+ */
+#ifndef BENCH_RC_TIMELINE_H
+#define BENCH_RC_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RC_TL_ALPHABET \
+	"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+
+/*
+ * Counts per bin of n + 1 cumulative values cum[0..n] taken k edges
+ * apart, from the end backwards if from_end (the window before the
+ * page-out ends at its start), at most max bins (the ones nearest that
+ * end, or the start); bins whose edges are missing are left out. Returns
+ * the bins written to out, in time order.
+ */
+size_t rc_tl_bins(const uint64_t *cum, size_t n, size_t k, bool from_end,
+		  size_t max, uint64_t *out);
+
+/*
+ * Halves the resolution of n + 1 cumulative values in place: keeps every
+ * other one from cum[0]; returns the new n (n / 2).
+ */
+size_t rc_tl_halve(uint64_t *cum, size_t n);
+
+/*
+ * Writes n counts as the encoded string (NUL-terminated) into out;
+ * returns its length, or 0 with out empty if it does not fit in cap.
+ */
+size_t rc_tl_encode(const uint64_t *v, size_t n, char *out, size_t cap);
+
+/*
+ * The inverse: up to max counts into v; returns how many, or -1 if s is
+ * not a well-formed encoding (a character outside the alphabet, a value
+ * cut short, a count below 0).
+ */
+long rc_tl_decode(const char *s, uint64_t *v, size_t max);
+
+/*
+ * The loss of during against before, as the experiment states it: 100 -
+ * 100 * rate(during) / rate(before), each rate a window's counts over its
+ * time (c and t: counts and microseconds per bin, n bins), with the
+ * half-width of its 95% interval: Student's t (df = the fewer bins less
+ * one) times the delta-method standard error of the ratio of two ratio
+ * estimators. In hundredths of a percent.
+ */
+struct rc_tl_loss {
+	int64_t loss_x100;
+	uint64_t half_x100;
+	bool valid; /* at least 2 timed bins each, and before counted some */
+};
+
+struct rc_tl_loss rc_tl_loss(const uint64_t *bc, const uint64_t *bt, size_t nb,
+			     const uint64_t *dc, const uint64_t *dt, size_t nd);
+
+/* t(0.975, df) in thousandths (df 0: 0). */
+uint64_t rc_tl_t975_x1000(size_t df);
+
+#endif
