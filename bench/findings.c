@@ -12,6 +12,8 @@
 #include "lib/json.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "smp/concurrency.h"
+#include "smp/percpu.h"
 
 #define TCG_SIGNATURE "TCGTCGTCGTCG"
 #define LINE	      400
@@ -26,6 +28,9 @@ void findings_machine_here(struct findings_machine *m)
 		.hypervisor = cpu_info.hypervisor && !tcg,
 		.rdtsc_trapped = tsc_freq.rdtsc_trapped,
 		.invlpgb_cpuid = cpu_info.invlpgb_cpuid,
+		/* One CPU has nobody to take turns with. */
+		.not_concurrent = cpumask_count(&cpus_online) > 1 &&
+				  !cpus_run_concurrently(),
 	};
 }
 

@@ -77,7 +77,10 @@ enum findings_caveat {
 
 /* The short tag of one caveat bit (as the host tool's). */
 const char *findings_caveat_tag(unsigned int bit);
-/* The caveats every timing has on machine m: TCG, RDTSC, a hypervisor. */
+/*
+ * The caveats every timing has on machine m: TCG, RDTSC, a hypervisor,
+ * CPUs that take turns (a responder runs only when the initiator yields).
+ */
 unsigned int findings_timing_caveats(const struct findings_machine *m);
 /*
  * "not a hardware answer here: TAG, TAG" into buf (at most cap bytes),

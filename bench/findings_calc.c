@@ -122,7 +122,8 @@ unsigned int findings_timing_caveats(const struct findings_machine *m)
 {
 	return (m->tcg ? FC_TCG : 0) |
 	       (m->rdtsc_trapped ? FC_RDTSC_TRAPPED : 0) |
-	       (m->hypervisor ? FC_HYPERVISOR : 0);
+	       (m->hypervisor ? FC_HYPERVISOR : 0) |
+	       (m->not_concurrent ? FC_NOT_CONCURRENT : 0);
 }
 
 static unsigned int record_caveats(const struct findings_rec *r)
@@ -286,8 +287,7 @@ static void decide_loss(const struct findings_book *b,
 	loss_side(reclaim_rec(b, "batch", PMD_PAGES), &l->batch512,
 		  &l->caveats);
 	if (l->per_page.have || l->batch512.have)
-		l->caveats |= findings_timing_caveats(m) |
-			      (m->not_concurrent ? FC_NOT_CONCURRENT : 0);
+		l->caveats |= findings_timing_caveats(m);
 }
 
 static const struct findings_rec *flushloop_rec(const struct findings_book *b,
@@ -337,8 +337,7 @@ static void decide_throughput(const struct findings_book *b,
 	else if (!t->n)
 		t->no_data = "no CPU count measured both ways";
 	if (t->n)
-		t->caveats |= findings_timing_caveats(m) |
-			      (m->not_concurrent ? FC_NOT_CONCURRENT : 0);
+		t->caveats |= findings_timing_caveats(m);
 }
 
 void findings_decide(const struct findings_book *b,

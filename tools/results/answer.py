@@ -128,7 +128,8 @@ def concurrency_caveat(runs):
     some of runs not running at the same time, else None: anything that
     needs them side by side (reclaim's worker loss, throughput scaling) is
     then the host's time-sharing."""
-    hit = [run for run in runs if (run.env or {}).get("cpus_concurrent") is False]
+    hit = [run for run in runs if (run.env or {}).get("cpus_concurrent") is False and
+           ((run.env or {}).get("cpus_online") or 0) > 1]
     if not hit:
         return None
     where = "" if len(hit) == len(runs) else f" (in {', '.join(r.name for r in hit)})"

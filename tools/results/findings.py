@@ -15,7 +15,7 @@ over the timeline's bins, where the run has one), and says so.
 """
 
 import stats
-from answer import Answer, NOT_HARDWARE, TCG_SIGNATURE
+from answer import Answer, NOT_HARDWARE, TCG_SIGNATURE, concurrency_caveat
 
 GIB_PAGES = 262144          # 4 KiB pages in a GiB
 PMD_PAGES = 512
@@ -33,9 +33,10 @@ def ratio_x100(num, den):
     return (num * 100 + den // 2) // den
 
 
-def machine_tags(env):
-    """The caveats every timing of the run has (FC_TCG, ...)."""
-    env = env or {}
+def machine_tags(run):
+    """The caveats every timing of the run has (FC_TCG, ...), as the
+    guest's findings_timing_caveats()."""
+    env = run.env or {}
     hv = env.get("hypervisor")
     tags = set()
     if hv == TCG_SIGNATURE:
@@ -44,14 +45,9 @@ def machine_tags(env):
         tags.add("hypervisor")
     if env.get("rdtsc_trapped") is True:
         tags.add("RDTSC trapped")
+    if concurrency_caveat([run]):
+        tags.add("CPUs take turns")
     return tags
-
-
-def concurrency_tags(env):
-    """'CPUs take turns' where the run saw its CPUs take turns."""
-    conc = (env or {}).get("concurrency")
-    return {"CPUs take turns"} if isinstance(conc, dict) and \
-        conc.get("concurrent") is False else set()
 
 
 def record_tags(recs):
@@ -112,7 +108,7 @@ def crossover(run):
     tags = set()
     if ans.cells:
         tags = record_tags([r for c in ans.cells for _, i, b in c.pairs for r in (i, b)])
-        tags |= machine_tags(run.env)
+        tags |= machine_tags(run)
     out["not_hardware"] = ordered(tags)
     return out
 
@@ -137,7 +133,7 @@ def flush_ceiling(run):
     got["full"] = p["full_p50"]
     delayed = any(r.get("delay_cycles") for r in run.results("shootdown")
                   if r.get("strategy") in ("ipi-range", "ipi-full", "invlpgb"))
-    got["not_hardware"] = ordered(machine_tags(run.env) | ({"delayed"} if delayed else set()))
+    got["not_hardware"] = ordered(machine_tags(run) | ({"delayed"} if delayed else set()))
     return got
 
 
@@ -167,8 +163,7 @@ def worker_loss(run):
     sides = [loss_side(r) for r in recs]
     tags = set()
     if any(sides):
-        tags = record_tags([r for r, s in zip(recs, sides) if s]) | \
-            machine_tags(run.env) | concurrency_tags(run.env)
+        tags = record_tags([r for r, s in zip(recs, sides) if s]) | machine_tags(run)
     return {"per_page": sides[0], "batch512": sides[1], "not_hardware": ordered(tags)}
 
 
@@ -195,8 +190,7 @@ def throughput(run):
     elif not rows:
         out["no_data"] = "no CPU count measured both ways"
     out["rows"] = rows
-    tags = record_tags(recs) | machine_tags(run.env) | concurrency_tags(run.env) \
-        if rows else set()
+    tags = record_tags(recs) | machine_tags(run) if rows else set()
     out["not_hardware"] = ordered(tags)
     return out
 
