@@ -446,6 +446,12 @@ class Claims(unittest.TestCase):
         self.assertIn("batch 512: 3% [1, 5] over 3 runs", text)
         self.assertIn("per-page - batch 512: 52 points [42, 62] over 3 runs", text)
 
+    def test_pooled_loss_never_above_all_reads(self):
+        # 99, 100, 99: the t interval reaches 101%, which no worker can lose.
+        runs = [claims_run(f"r{i}", loss=(10, 99 + i % 2)) for i in range(3)]
+        self.assertIn("batch 512: 99% [98, 100] over 3 runs",
+                      findings.Claims(runs).loss_lines())
+
     def test_one_run_keeps_its_own_interval_or_says_it_has_none(self):
         got = findings.Claims([claims_run("a", loss=((53, 48, 58), 1))]).loss_lines()
         self.assertIn("per-page: 53% [48, 58] within the one boot (over its timeline's bins)",

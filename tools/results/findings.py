@@ -266,9 +266,10 @@ class Claims:
                           f"{s['pct']}% (one run, no interval)")
                 lines.append(f"{name}: {within}")
             else:
-                lines.append(f"{name}: " + fmt_ci(*stats.mean_ci(
-                    [s["pct"] for s in got], self.confidence), "%") +
-                    f" over {len(got)} runs")
+                mean, lo, hi = stats.mean_ci([s["pct"] for s in got], self.confidence)
+                # A worker cannot lose more than all its reads (as the guest's cap).
+                lines.append(f"{name}: " + fmt_ci(mean, lo, min(hi, 100.0), "%") +
+                             f" over {len(got)} runs")
         both = [(f["worker_loss"]["per_page"]["pct"] - f["worker_loss"]["batch512"]["pct"])
                 for f in self.per_run
                 if f["worker_loss"]["per_page"] and f["worker_loss"]["batch512"]]
