@@ -429,7 +429,9 @@ def fig_crossover(plt, ans):
         ax.axvline(switch[0] - 0.5, color="black", linestyle="--", linewidth=2,
                    label="Linux: INVLPGB from 4 active CPUs (right)")
     if switch or hatched:
-        ax.legend(loc="upper left", fontsize="small", framealpha=0.8)
+        # Below the map, not over a cell's numbers.
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2,
+                  fontsize="small", frameon=False)
     ax.set_xticks(range(len(targets)))
     ax.set_xticklabels([str(t) for t in targets])
     ax.set_yticks(range(len(pages)))
