@@ -597,16 +597,8 @@ static size_t parse_lists(const char *line)
 	return n;
 }
 
-static void expect_items(const struct cmdline_list *l, size_t n, ...)
-{
-	va_list ap;
-
-	assert_int_equal(l->n, n);
-	va_start(ap, n);
-	for (size_t i = 0; i < n; i++)
-		assert_int_equal(l->v[i], va_arg(ap, unsigned int));
-	va_end(ap);
-}
+/* l holds exactly the numbers that follow. */
+#define expect_items(l, ...) assert_u32_items((l)->n, (l)->v, __VA_ARGS__)
 
 static void test_list_defaults(void **state)
 {

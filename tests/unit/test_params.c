@@ -35,16 +35,8 @@ static const struct diag_sink *reset(void)
 	return &sink;
 }
 
-static void expect_list(const struct param_list *l, size_t n, ...)
-{
-	va_list ap;
-
-	assert_int_equal(l->n, n);
-	va_start(ap, n);
-	for (size_t i = 0; i < n; i++)
-		assert_int_equal(l->v[i], va_arg(ap, unsigned int));
-	va_end(ap);
-}
+/* l holds exactly the numbers that follow. */
+#define expect_list(l, ...) assert_u32_items((l)->n, (l)->v, __VA_ARGS__)
 
 /* SplitMix64's published first outputs (seed 0, and Java's 1234567). */
 static void test_rng_known_values(void **state)

@@ -31,4 +31,21 @@ static inline void assert_printable(const char *s, size_t max)
 	}
 }
 
+/*
+ * Fails unless the list of n numbers v holds exactly the want numbers
+ * that follow (unsigned ints): the option lists of lib/cmdline.h and
+ * bench/params.h alike.
+ */
+static inline void assert_u32_items(uint32_t n, const uint32_t *v, size_t want,
+				    ...)
+{
+	va_list ap;
+
+	assert_int_equal(n, want);
+	va_start(ap, want);
+	for (size_t i = 0; i < want; i++)
+		assert_int_equal(v[i], va_arg(ap, unsigned int));
+	va_end(ap);
+}
+
 #endif
