@@ -14,8 +14,9 @@ values; one run has only what the run itself measured (the loss's interval
 over the timeline's bins, where the run has one), and says so.
 """
 
+import ceiling
 import stats
-from answer import Answer, NOT_HARDWARE, TCG_SIGNATURE, concurrency_caveat
+from answer import Answer, NOT_HARDWARE, caveats
 
 GIB_PAGES = 262144          # 4 KiB pages in a GiB
 PMD_PAGES = 512
@@ -33,31 +34,12 @@ def ratio_x100(num, den):
     return (num * 100 + den // 2) // den
 
 
-def machine_tags(run):
-    """The caveats every timing of the run has (FC_TCG, ...), as the
-    guest's findings_timing_caveats()."""
-    env = run.env or {}
-    hv = env.get("hypervisor")
-    tags = set()
-    if hv == TCG_SIGNATURE:
-        tags.add("QEMU TCG")
-    elif hv:
-        tags.add("hypervisor")
-    if env.get("rdtsc_trapped") is True:
-        tags.add("RDTSC trapped")
-    if concurrency_caveat([run]):
-        tags.add("CPUs take turns")
-    return tags
-
-
-def record_tags(recs):
-    tags = set()
-    for r in recs:
-        if r.get("emulated"):
-            tags.add("INVLPGB emulated")
-        if r.get("delay_cycles"):
-            tags.add("delayed")
-    return tags
+def caveat_tags(run, recs):
+    """The guest's caveat tags of a finding that rests on recs: answer's
+    caveats() (the one rule on the host), its per-strategy `delayed` tags
+    as the guest's one, in the guest's order."""
+    return ordered({"delayed" if tag.endswith(" delayed") else tag
+                    for tag, _ in caveats([run], recs)})
 
 
 def ordered(tags):
@@ -105,18 +87,14 @@ def crossover(run):
             front[c.pages] = c.targets
     out["frontier"] = [{"pages": p, "lean_from": t} for p, t in front.items()]
     out["linux_slower"] = sum(1 for c in ans.cells if c.lean() != c.linux)
-    tags = set()
-    if ans.cells:
-        tags = record_tags([r for c in ans.cells for _, i, b in c.pairs for r in (i, b)])
-        tags |= machine_tags(run)
-    out["not_hardware"] = ordered(tags)
+    out["not_hardware"] = caveat_tags(
+        run, [r for c in ans.cells for _, i, b in c.pairs for r in (i, b)]) if ans.cells else []
     return out
 
 
 def flush_ceiling(run):
     """The guest's ceiling finding: the answer point of its ceiling
     records (tools/results/ceiling.py redoes them)."""
-    import ceiling
     inp, out, chosen = ceiling.run_ceiling(run)
     if not inp.ws:
         return {"no_data": "no refill records: primitives did not run"}
@@ -131,9 +109,12 @@ def flush_ceiling(run):
     if "range33" in p:
         got["range33"] = p["range33"]
     got["full"] = p["full_p50"]
-    delayed = any(r.get("delay_cycles") for r in run.results("shootdown")
-                  if r.get("strategy") in ("ipi-range", "ipi-full", "invlpgb"))
-    got["not_hardware"] = ordered(machine_tags(run) | ({"delayed"} if delayed else set()))
+    # The answer way is never INVLPGB: of the records it rests on, only
+    # their delay markers count (bench/ceiling_run.c caveats_of(false)).
+    delays = [{"strategy": r["strategy"], "delay_cycles": r["delay_cycles"]}
+              for r in run.results("shootdown") if r.get("delay_cycles") and
+              r.get("strategy") in ("ipi-range", "ipi-full", "invlpgb")]
+    got["not_hardware"] = caveat_tags(run, delays)
     return got
 
 
@@ -161,10 +142,8 @@ def loss_side(rec):
 def worker_loss(run):
     recs = [reclaim_rec(run, "per-page", 1), reclaim_rec(run, "batch", PMD_PAGES)]
     sides = [loss_side(r) for r in recs]
-    tags = set()
-    if any(sides):
-        tags = record_tags([r for r, s in zip(recs, sides) if s]) | machine_tags(run)
-    return {"per_page": sides[0], "batch512": sides[1], "not_hardware": ordered(tags)}
+    tags = caveat_tags(run, [r for r, s in zip(recs, sides) if s]) if any(sides) else []
+    return {"per_page": sides[0], "batch512": sides[1], "not_hardware": tags}
 
 
 def throughput(run):
@@ -190,8 +169,7 @@ def throughput(run):
     elif not rows:
         out["no_data"] = "no CPU count measured both ways"
     out["rows"] = rows
-    tags = record_tags(recs) | machine_tags(run) if rows else set()
-    out["not_hardware"] = ordered(tags)
+    out["not_hardware"] = caveat_tags(run, recs) if rows else []
     return out
 
 
