@@ -132,7 +132,10 @@ static unsigned int record_caveats(const struct findings_rec *r)
 	       (r->delay_cycles ? FC_DELAYED : 0);
 }
 
-/* The first record of one strategy in one cell (the main sweep's). */
+/*
+ * The first record of a strategy that match() says is key's: the main
+ * sweep's or pass's, not a later repeat of it.
+ */
 static const struct findings_rec *first_rec(
 	const struct findings_book *b, enum findings_bench bench,
 	const char *strategy,
@@ -234,18 +237,18 @@ static void decide_crossover(const struct findings_book *b,
 		c->caveats |= findings_timing_caveats(m);
 }
 
+static bool same_batch(const struct findings_rec *r,
+		       const struct findings_rec *key)
+{
+	return r->batch == key->batch && r->pages;
+}
+
 /* The first reclaim record of a strategy and batch: the main pass's. */
 static const struct findings_rec *
 reclaim_rec(const struct findings_book *b, const char *strategy, uint64_t batch)
 {
-	for (size_t i = 0; i < b->n; i++) {
-		const struct findings_rec *r = &b->rec[i];
-
-		if (r->bench == FB_RECLAIM && !strcmp(r->strategy, strategy) &&
-		    r->batch == batch && r->pages)
-			return r;
-	}
-	return NULL;
+	return first_rec(b, FB_RECLAIM, strategy, same_batch,
+			 &(struct findings_rec){.batch = batch});
 }
 
 static void decide_irqs(const struct findings_book *b, struct findings_irqs *q)
@@ -290,19 +293,18 @@ static void decide_loss(const struct findings_book *b,
 		l->caveats |= findings_timing_caveats(m);
 }
 
+static bool same_cpus(const struct findings_rec *r,
+		      const struct findings_rec *key)
+{
+	return r->cpus == key->cpus && r->ops_per_s;
+}
+
 static const struct findings_rec *flushloop_rec(const struct findings_book *b,
 						const char *strategy,
 						uint64_t cpus)
 {
-	for (size_t i = 0; i < b->n; i++) {
-		const struct findings_rec *r = &b->rec[i];
-
-		if (r->bench == FB_FLUSHLOOP &&
-		    !strcmp(r->strategy, strategy) && r->cpus == cpus &&
-		    r->ops_per_s)
-			return r;
-	}
-	return NULL;
+	return first_rec(b, FB_FLUSHLOOP, strategy, same_cpus,
+			 &(struct findings_rec){.cpus = cpus});
 }
 
 static void decide_throughput(const struct findings_book *b,

@@ -12,6 +12,7 @@
  * runs, and the record's size is bounded whatever the page-out's length.
  */
 #include "bench/bench.h"
+#include "bench/findings.h"
 #include "bench/rc_timeline.h"
 #include "bench/reclaim_pass.h"
 #include "bench/reclaim_state.h"
@@ -368,10 +369,14 @@ const char *rc_tl_interval_text(const struct rc_run *run, char *buf, size_t cap)
 /* Short: it goes into every reader pass's record (the env has the rest) */
 const char *rc_not_hardware(void)
 {
-	return cpus_run_concurrently()
-		       ? NULL
-		       : "the cpus take turns (env cpus_concurrent_why): the "
-			 "loss is the host's time-sharing, not the TLB";
+	struct findings_machine m;
+
+	/* Whether they take turns is the findings' one rule. */
+	findings_machine_here(&m);
+	return m.not_concurrent ? "the cpus take turns (env "
+				  "cpus_concurrent_why): the loss is the "
+				  "host's time-sharing, not the TLB"
+				: NULL;
 }
 
 void rc_table_caveat(void)
