@@ -22,6 +22,11 @@ sys.path.insert(0, os.path.join(ROOT, "tools", "results"))
 
 import checklog  # noqa: E402
 import lava  # noqa: E402
+
+# What a sanboot job fetches the ISO from, as the server would reach it: an
+# address on QEMU's user network (its host is 10.0.2.2), not a host on the
+# internet; rendering only substitutes it.
+ISO_URL = "http://10.0.2.2/shootdown.iso"
 import verdictline  # noqa: E402
 
 SAMPLE = os.path.join(ROOT, "tests", "qemu", "samples", "good-schema2.log")
@@ -102,7 +107,7 @@ class Monitors(unittest.TestCase):
 
     def test_every_template_renders(self):
         yaml = need_yaml()
-        values = {"KERNEL_URL": "file:///x.elf", "ISO_URL": "http://h/x.iso"}
+        values = {"KERNEL_URL": "file:///x.elf", "ISO_URL": ISO_URL}
         for kind in lava.KINDS:
             text = lava.render_job(kind, values)
             self.assertNotIn("{{", text, kind)
