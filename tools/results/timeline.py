@@ -104,15 +104,6 @@ class Timeline:
             first += self.bins[w] or 0
         raise KeyError(name)
 
-    def times_s(self):
-        """Each bin's middle, in seconds from the page-out's start."""
-        start = sum(self.time_us[:self.window("during")[0]])
-        out, t = [], -start
-        for us in self.time_us:
-            out.append((t + us / 2.0) / 1e6)
-            t += us
-        return out
-
     def rates(self, series=None):
         """Reads per second per bin of series (default: all workers), None
         where a bin has no time."""
