@@ -312,7 +312,6 @@ static void report_way(enum way way, const char *nh, uint32_t aw)
 						 .w = cs.w[i],
 						 .targets = f.targets,
 						 .s = s,
-						 .not_hardware = nh,
 						 .caveats = caveats_of(false)};
 	}
 	json_end_array(&rec.j);

@@ -28,11 +28,10 @@ struct ceiling_answer {
 	uint32_t w, targets;
 	struct ceiling_solution s;
 	/*
-	 * NULL on a machine that can answer; else "not a hardware answer
-	 * here: WHY", which must be printed with every figure.
+	 * Why it is not a hardware answer (enum findings_caveat bits, 0: it
+	 * is); findings_caveats_text() words them, for every figure.
 	 */
-	const char *not_hardware;
-	unsigned int caveats; /* the same, as enum findings_caveat bits */
+	unsigned int caveats;
 };
 
 /* Whether the ceiling rests on r (its record gets p50_lo, p50_hi). */
