@@ -47,7 +47,7 @@ from runs import InputError, load, load_all  # noqa: E402
 # The logs of the QEMU cases that ran in this invocation: {case: log path}.
 # Set by tests/qemu/runner.py before it runs FreshLogs.
 FRESH = {}
-# Ten runs of one configuration, interleaved in cases.tsv with three runs
+# Ten runs of one configuration, interleaved in cases.tsv with five runs
 # of it with the kernel's responder delay (delay_handler=, a test aid, and
 # raw=on). compare: one a side (same-a vs same-b) cannot tell; five a side
 # no significant change; five against the delayed ones slower, all at the
@@ -64,7 +64,8 @@ SAME_B = tuple(f"results-same-{c}" for c in "bdfhj")
 SAME_CASES = (SAME_A[0], SAME_B[0])
 # Where the delayed runs did not run in this invocation, the slowdown is
 # synthetic: SAME_A's records with histograms drawn 3x slower for ipi-range.
-DELAY_CASES = ("results-slow", "results-slow-2", "results-slow-3")
+DELAY_CASES = ("results-slow", "results-slow-2", "results-slow-3", "results-slow-4",
+               "results-slow-5")
 # A small run of every experiment with the INVLPGB model, and the same
 # with the ipi-linux responders delayed: the findings (cases.tsv).
 FINDINGS_CASES = ("results-findings", "results-findings-delay")
