@@ -252,6 +252,19 @@ static void json_crossover(struct json *j, const struct findings_crossover *c)
 	}
 	json_end_array(j);
 	json_u64(j, "linux_slower", c->linux_slower);
+	/* [pages, targets, IPI record's seq, INVLPGB record's seq] */
+	json_begin_array(j, "pairs");
+	for (size_t i = 0; i < c->npairs; i++) {
+		json_begin_array(j, NULL);
+		json_u64(j, NULL, c->pair[i].pages);
+		json_u64(j, NULL, c->pair[i].targets);
+		json_u64(j, NULL, c->pair[i].ipi_seq);
+		json_u64(j, NULL, c->pair[i].invlpgb_seq);
+		json_end_array(j);
+	}
+	json_end_array(j);
+	if (c->pairs_dropped)
+		json_u64(j, "pairs_dropped", c->pairs_dropped);
 	json_caveats(j, c->caveats);
 	json_end_object(j);
 }
@@ -332,7 +345,8 @@ static void json_throughput(struct json *j, const struct findings_throughput *t)
 static void print_record(const struct findings_book *b,
 			 const struct findings *f)
 {
-	char buf[3072];
+	/* FINDINGS_CELLS pairs at about 20 bytes each, and the rest. */
+	static char buf[6144];
 	struct record rec;
 
 	record_begin(&rec, buf, sizeof(buf), "findings");

@@ -7,10 +7,9 @@
  *
  * result_emit() notes each record in a findings_book (findings_note); the
  * decisions (findings_calc.c) are portable and have no hardware access,
- * so the host tests cover them, and tools/results/findings.py makes the
- * same decisions from the printed records with the same integer
- * arithmetic: the guest's findings and the host's on that one run agree
- * (tests/qemu/test_results.py holds them to it).
+ * so the host tests cover them. This is the one place they are made:
+ * tools/shootdown.py answer reads the findings record (and the records
+ * it names) and pools runs, without deciding a run's findings again.
  *
  * A finding that the machine cannot answer says why ("not a hardware
  * answer here: WHY"), with its numbers; one the run has no data for says
@@ -37,6 +36,7 @@ enum findings_bench { FB_OTHER, FB_SHOOTDOWN, FB_RECLAIM, FB_FLUSHLOOP };
 struct findings_rec {
 	enum findings_bench bench;
 	char strategy[FINDINGS_NAME];
+	unsigned seq; /* the record's seq: the host reads the cells by it */
 	bool unicast; /* ipi_mode "unicast", or none */
 	bool emulated;
 	uint64_t pages, targets, samples, p50;
@@ -52,8 +52,9 @@ struct findings_book {
 	size_t dropped; /* records past FINDINGS_RECORDS, not considered */
 };
 
-/* Notes r (result_emit calls it, after the statistics). */
-void findings_note(struct findings_book *b, const struct result *r);
+/* Notes r, printed as record seq (result_emit calls it, after printing). */
+void findings_note(struct findings_book *b, const struct result *r,
+		   unsigned seq);
 
 /* Where the run ran: what decides whether a finding is a hardware answer. */
 struct findings_machine {
@@ -91,12 +92,23 @@ const char *findings_caveats_text(unsigned int caveats, char *buf, size_t cap);
 /* Where this run runs (bench/findings.c). */
 void findings_machine_here(struct findings_machine *m);
 
-/* The crossover of IPIs and INVLPGB at the point estimates. */
+/*
+ * The crossover of IPIs and INVLPGB at the point estimates. Each cell
+ * names the two records it compares (pair[]), so that `answer` pools
+ * exactly these over runs without choosing records again.
+ */
 #define FINDINGS_PAGE_COUNTS 16
+#define FINDINGS_CELLS	     160
 struct findings_crossover {
 	const char *ipi, *invlpgb; /* the strategies compared */
 	size_t cells;		   /* 0: no data */
 	const char *no_data;	   /* why there are no cells, or NULL */
+	struct {
+		uint64_t pages, targets;
+		unsigned ipi_seq, invlpgb_seq;
+		bool broadcast; /* the IPI side is the all-but-self record */
+	} pair[FINDINGS_CELLS];
+	size_t npairs, pairs_dropped;
 	struct {
 		uint64_t pages;
 		uint64_t lean_from; /* fewest targets where INVLPGB is faster */

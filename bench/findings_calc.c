@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The findings' decisions (bench/findings.h), portable. Every rule here
- * is also tools/results/findings.py's: change both together.
+ * The findings' decisions (bench/findings.h), portable. The guest is the
+ * one place that decides them: the host tools read the findings record
+ * and pool runs, they do not decide again.
  */
 #include "bench/findings.h"
 #include "bench/result.h"
@@ -21,6 +22,8 @@
 /* The IPI strategies to compare INVLPGB with, in order of preference. */
 static const char *const ipi_defaults[] = {"ipi-linux", "ipi-range", "ipi-page",
 					   "ipi-full"};
+/* Linux's INVLPGB flush first: one full flush above the ceiling. */
+static const char *const invlpgb_defaults[] = {"invlpgb-linux", "invlpgb"};
 static const char *const flushloop_ipis[] = {"ipi-range", "ipi-page"};
 
 static const char *const caveat_tags[FC_COUNT] = {
@@ -59,7 +62,8 @@ static enum findings_bench bench_of(const char *name)
 	return FB_OTHER;
 }
 
-void findings_note(struct findings_book *b, const struct result *r)
+void findings_note(struct findings_book *b, const struct result *r,
+		   unsigned seq)
 {
 	struct findings_rec *f;
 	bool lo = false, hi = false;
@@ -74,6 +78,7 @@ void findings_note(struct findings_book *b, const struct result *r)
 	f = &b->rec[b->n++];
 	*f = (struct findings_rec){
 		.bench = bench_of(r->bench),
+		.seq = seq,
 		.unicast = !r->ipi_mode || !strcmp(r->ipi_mode, "unicast"),
 		.emulated = r->emulated,
 		.pages = r->pages,
@@ -159,6 +164,14 @@ static bool same_cell(const struct findings_rec *r,
 	       r->targets == key->targets;
 }
 
+/* The all-but-self shorthand's record of the cell (ipi_mode broadcast). */
+static bool same_cell_broadcast(const struct findings_rec *r,
+				const struct findings_rec *key)
+{
+	return !r->unicast && r->samples && r->p50 && r->pages == key->pages &&
+	       r->targets == key->targets;
+}
+
 static bool has_strategy(const struct findings_book *b,
 			 enum findings_bench bench, const char *strategy)
 {
@@ -192,9 +205,12 @@ static void frontier_note(struct findings_crossover *c, uint64_t pages,
 	}
 }
 
-static void decide_crossover(const struct findings_book *b,
-			     const struct findings_machine *m,
-			     struct findings_crossover *c)
+/*
+ * Linux's own INVLPGB flush (one full flush above the ceiling) where the
+ * run has it, else the chunked one; the IPI side Linux's too.
+ */
+static void pick_crossover_strategies(const struct findings_book *b,
+				      struct findings_crossover *c)
 {
 	c->ipi = ipi_defaults[0];
 	for (size_t i = 0; i < sizeof(ipi_defaults) / sizeof(*ipi_defaults);
@@ -204,7 +220,33 @@ static void decide_crossover(const struct findings_book *b,
 			break;
 		}
 	}
-	c->invlpgb = "invlpgb";
+	c->invlpgb = invlpgb_defaults[0];
+	if (!has_strategy(b, FB_SHOOTDOWN, c->invlpgb))
+		c->invlpgb = invlpgb_defaults[1];
+}
+
+/* Notes one compared cell, for the host to pool (FINDINGS_CELLS at most). */
+static void pair_note(struct findings_crossover *c,
+		      const struct findings_rec *ipi,
+		      const struct findings_rec *inv)
+{
+	if (c->npairs == FINDINGS_CELLS) {
+		c->pairs_dropped++;
+		return;
+	}
+	c->pair[c->npairs].pages = inv->pages;
+	c->pair[c->npairs].targets = inv->targets;
+	c->pair[c->npairs].ipi_seq = ipi->seq;
+	c->pair[c->npairs].invlpgb_seq = inv->seq;
+	c->pair[c->npairs].broadcast = !ipi->unicast;
+	c->npairs++;
+}
+
+static void decide_crossover(const struct findings_book *b,
+			     const struct findings_machine *m,
+			     struct findings_crossover *c)
+{
+	pick_crossover_strategies(b, c);
 	for (size_t i = 0; i < b->n; i++) {
 		const struct findings_rec *r = &b->rec[i], *ipi, *inv;
 		bool lean;
@@ -213,10 +255,19 @@ static void decide_crossover(const struct findings_book *b,
 		    strcmp(r->strategy, c->invlpgb) || !same_cell(r, r))
 			continue;
 		inv = first_rec(b, FB_SHOOTDOWN, c->invlpgb, same_cell, r);
-		ipi = first_rec(b, FB_SHOOTDOWN, c->ipi, same_cell, r);
+		/*
+		 * Flushing every other CPU, Linux sends the all-but-self
+		 * shorthand (native_send_call_func_ipi): that record where
+		 * the run has one, else the unicast one.
+		 */
+		ipi = first_rec(b, FB_SHOOTDOWN, c->ipi, same_cell_broadcast,
+				r);
+		if (!ipi)
+			ipi = first_rec(b, FB_SHOOTDOWN, c->ipi, same_cell, r);
 		if (inv != r || !ipi)
 			continue;
 		c->cells++;
+		pair_note(c, ipi, inv);
 		c->caveats |= record_caveats(inv) | record_caveats(ipi);
 		lean = inv->p50 < ipi->p50;
 		frontier_note(c, r->pages, r->targets, lean);

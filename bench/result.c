@@ -144,6 +144,6 @@ void result_emit(struct result_sink *sink, struct result *r)
 		bench_free(copy, r->n);
 	}
 	protocol_overhead_note(&sink->po, r);
-	findings_note(&sink->findings, r);
+	findings_note(&sink->findings, r, rec.seq);
 	ceiling_note(r);
 }

@@ -26,7 +26,7 @@ static void note(const char *bench, const char *strategy, const char *mode,
 			   .nfields = nfields};
 
 	r.st.p50 = p50;
-	findings_note(&book, &r);
+	findings_note(&book, &r, (unsigned)book.n + 1);
 }
 
 static void shootdown(const char *strategy, uint64_t pages, uint64_t targets,
@@ -75,7 +75,9 @@ static void test_known_frontier(void **state)
 /*
  * INVLPGB faster from 2 targets: Linux's rule keeps IPIs at 2, the
  * slower way there. A later record of a cell (a distance sweep's
- * repeat) and a broadcast one do not count.
+ * repeat) does not count; the all-but-self (broadcast) record does,
+ * in place of the unicast one, as Linux sends the shorthand when it
+ * flushes every other CPU. Each cell names the two records it used.
  */
 static void test_linux_rule_and_first_record(void **state)
 {
@@ -87,11 +89,35 @@ static void test_linux_rule_and_first_record(void **state)
 		shootdown("invlpgb", 1, t, 150);
 	}
 	shootdown("invlpgb", 1, 1, 1);
-	note("shootdown", "ipi-linux", "broadcast", 1, 2, 1, NULL, 0);
+	note("shootdown", "ipi-linux", "broadcast", 1, 3, 140, NULL, 0);
 	findings_decide(&book, &metal, &f);
 	assert_int_equal(f.cross.cells, 3);
 	assert_int_equal(f.cross.frontier[0].lean_from, 2);
-	assert_int_equal(f.cross.linux_slower, 1);
+	/* 3 targets: the broadcast 140 beats INVLPGB's 150, Linux picks it. */
+	assert_int_equal(f.cross.linux_slower, 2);
+	assert_int_equal(f.cross.npairs, 3);
+	assert_int_equal(f.cross.pair[0].ipi_seq, 1);
+	assert_int_equal(f.cross.pair[0].invlpgb_seq, 2);
+	assert_false(f.cross.pair[0].broadcast);
+	assert_int_equal(f.cross.pair[2].targets, 3);
+	assert_int_equal(f.cross.pair[2].ipi_seq, 8);
+	assert_true(f.cross.pair[2].broadcast);
+}
+
+/* Linux's own INVLPGB flush is compared where the run has it. */
+static void test_invlpgb_linux_first(void **state)
+{
+	struct findings f;
+
+	(void)state;
+	shootdown("ipi-linux", 512, 1, 100);
+	shootdown("invlpgb", 512, 1, 900);
+	shootdown("invlpgb-linux", 512, 1, 50);
+	findings_decide(&book, &metal, &f);
+	assert_string_equal(f.cross.invlpgb, "invlpgb-linux");
+	assert_int_equal(f.cross.cells, 1);
+	assert_true(f.cross.frontier[0].lean);
+	assert_int_equal(f.cross.pair[0].invlpgb_seq, 3);
 }
 
 /* Equal p50s: INVLPGB is not faster; a tie is never a win. */
@@ -143,7 +169,7 @@ static void test_caveats(void **state)
 
 	(void)state;
 	emul.st.p50 = 10;
-	findings_note(&book, &emul);
+	findings_note(&book, &emul, (unsigned)book.n + 1);
 	note("shootdown", "ipi-linux", NULL, 1, 1, 20, delayed, 1);
 	note("reclaim", "per-page", NULL, 64, 3, 1, loss, 2);
 	findings_decide(&book, &tcg, &f);
@@ -246,6 +272,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_known_frontier, reset),
 		cmocka_unit_test_setup(test_linux_rule_and_first_record, reset),
+		cmocka_unit_test_setup(test_invlpgb_linux_first, reset),
 		cmocka_unit_test_setup(test_tie_is_not_a_win, reset),
 		cmocka_unit_test_setup(test_no_invlpgb, reset),
 		cmocka_unit_test_setup(test_caveats, reset),
