@@ -252,7 +252,10 @@ static void json_crossover(struct json *j, const struct findings_crossover *c)
 	}
 	json_end_array(j);
 	json_u64(j, "linux_slower", c->linux_slower);
-	/* [pages, targets, IPI record's seq, INVLPGB record's seq] */
+	/*
+	 * [pages, targets, IPI record's seq, INVLPGB record's seq, 1 where
+	 * Linux's rule picks INVLPGB]
+	 */
 	json_begin_array(j, "pairs");
 	for (size_t i = 0; i < c->npairs; i++) {
 		json_begin_array(j, NULL);
@@ -260,6 +263,7 @@ static void json_crossover(struct json *j, const struct findings_crossover *c)
 		json_u64(j, NULL, c->pair[i].targets);
 		json_u64(j, NULL, c->pair[i].ipi_seq);
 		json_u64(j, NULL, c->pair[i].invlpgb_seq);
+		json_u64(j, NULL, c->pair[i].linux_invlpgb);
 		json_end_array(j);
 	}
 	json_end_array(j);

@@ -107,6 +107,7 @@ struct findings_crossover {
 		uint64_t pages, targets;
 		unsigned ipi_seq, invlpgb_seq;
 		bool broadcast; /* the IPI side is the all-but-self record */
+		bool linux_invlpgb; /* Linux's rule picks INVLPGB here */
 	} pair[FINDINGS_CELLS];
 	size_t npairs, pairs_dropped;
 	struct {

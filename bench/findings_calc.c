@@ -225,6 +225,12 @@ static void pick_crossover_strategies(const struct findings_book *b,
 		c->invlpgb = invlpgb_defaults[1];
 }
 
+/* Linux 6.15+: INVLPGB for an mm active on 4 CPUs or more. */
+static bool linux_picks_invlpgb(uint64_t targets)
+{
+	return targets + 1 >= LINUX_MIN_ACTIVE_CPUS;
+}
+
 /* Notes one compared cell, for the host to pool (FINDINGS_CELLS at most). */
 static void pair_note(struct findings_crossover *c,
 		      const struct findings_rec *ipi,
@@ -239,6 +245,7 @@ static void pair_note(struct findings_crossover *c,
 	c->pair[c->npairs].ipi_seq = ipi->seq;
 	c->pair[c->npairs].invlpgb_seq = inv->seq;
 	c->pair[c->npairs].broadcast = !ipi->unicast;
+	c->pair[c->npairs].linux_invlpgb = linux_picks_invlpgb(inv->targets);
 	c->npairs++;
 }
 
@@ -271,7 +278,7 @@ static void decide_crossover(const struct findings_book *b,
 		c->caveats |= record_caveats(inv) | record_caveats(ipi);
 		lean = inv->p50 < ipi->p50;
 		frontier_note(c, r->pages, r->targets, lean);
-		if (lean != (r->targets + 1 >= LINUX_MIN_ACTIVE_CPUS))
+		if (lean != linux_picks_invlpgb(r->targets))
 			c->linux_slower++;
 	}
 	if (!has_strategy(b, FB_SHOOTDOWN, c->invlpgb))

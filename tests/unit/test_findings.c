@@ -102,6 +102,8 @@ static void test_linux_rule_and_first_record(void **state)
 	assert_int_equal(f.cross.pair[2].targets, 3);
 	assert_int_equal(f.cross.pair[2].ipi_seq, 8);
 	assert_true(f.cross.pair[2].broadcast);
+	assert_false(f.cross.pair[1].linux_invlpgb);
+	assert_true(f.cross.pair[2].linux_invlpgb);
 }
 
 /* Linux's own INVLPGB flush is compared where the run has it. */
