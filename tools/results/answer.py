@@ -1,159 +1,107 @@
-"""The answer: where INVLPGB beats IPIs, and what Linux's rule picks.
+"""The answer: where INVLPGB beats IPIs, and what Linux's rule picks, over
+several runs.
 
-For every (pages, targets) cell that the runs measured with both an IPI
-strategy (default `ipi-linux`: Linux's own IPI flush, a range up to 33
-pages and a full flush beyond) and INVLPGB (default `invlpgb`), unicast:
+Each run decides its own crossover (bench/findings_calc.c, the one place
+that does): its findings record names, for every (pages, targets) cell it
+compared, the IPI record and the INVLPGB record it weighed (`pairs`: the
+records' seq numbers) and whether Linux's rule picks INVLPGB there. The
+guest compares Linux's own ways: `ipi-linux` (a range up to 33 pages, a
+full flush beyond; the all-but-self shorthand where every other CPU is a
+target) against `invlpgb-linux` (INVLPGB ranges up to the ceiling, one
+full flush beyond), or the plain `invlpgb` in a build without it. This
+module reads those cells and pools them; it chooses no records and
+restates no rule.
 
-- the ratio of p50s (INVLPGB over IPI; below 1: INVLPGB faster), with a
-  confidence interval and a significance verdict;
-- the winner: the faster way where the difference is significant and at
-  least --threshold percent, else a tie;
-- the frontier: for each page count, the fewest targets at which INVLPGB
-  wins;
-- what Linux's rule picks (INVLPGB from 4 active CPUs, the initiator
-  included: Linux 6.15+ `mm_active_cpus_exceeds(mm, 3)` decides whether
-  an mm gets a global ASID and is flushed by INVLPGB, at any page count),
-  the cells where that picks the slower way, and what that costs.
+The run is the unit: both strategies of a cell are measured in the same
+boot, so each run gives one ratio of p50s (INVLPGB over IPI), and launch
+variance common to both cancels in it. Per cell:
 
-The run is the unit (as in compare, stats.py): both strategies of a cell
-are measured in the same boot, so each run gives one ratio of p50s, and
-launch variance common to both cancels in it; the test is Student's t on
-the logs of the runs' ratios (df = runs - 1), Holm-corrected over the
-cells. With one run the ratio is shown, and nothing is called significant:
-launch variance cannot be told from a difference.
+- Student's t on the logs of the runs' ratios (df = runs - 1), the model's
+  p, Holm-adjusted over the cells; and beside it the sign test's p, which
+  assumes nothing (with n runs it cannot go below 2 / 2^n);
+- a winner only where the ratio's interval at the cell's Holm level
+  (alpha / (m - rank)) lies wholly beyond the threshold (INVLPGB faster by
+  more than --threshold percent, or slower by more);
+- "as fast" only where an equivalence test says so (TOST: the interval at
+  twice that level lies wholly inside the threshold); every other cell is
+  "not shown different", which is not equivalence;
+- what Linux's pick costs against the winner, per run, with its t interval.
 
-Every finding says whether this machine can answer it: under the INVLPGB
-software model (records marked `emulated`) INVLPGB's cost is the model's;
-under QEMU TCG every time is the emulator's; where RDTSC traps (env
-`rdtsc_trapped`, kvm-pvm) every timestamp costs a VM exit; under any other
-hypervisor IPIs are virtualized; with delay_handler= the delayed
-strategy's times are the test aid's. Such a finding is printed as "not a
-hardware answer here: WHY", with its numbers. A run without INVLPGB
-records has no data for any of it, and says so.
+With one run the ratio is shown and nothing is decided: launch variance
+cannot be told from a difference. Every section is headed by the runs'
+caveats (caveats.py), whether or not it has rows.
 """
 
+import math
+
+import caveats
+import pool
 import stats
 from compare import run_env_warnings
 from tables import format_table
 
-LINUX_MIN_ACTIVE_CPUS = 4       # mm_active_cpus_exceeds(mm, 3), Linux 6.15+
 LINUX_RULE = ("INVLPGB from 4 active CPUs (the initiator and 3 targets), at any page "
               "count: Linux 6.15+ mm_active_cpus_exceeds(mm, 3)")
-IPI_DEFAULTS = ("ipi-linux", "ipi-range", "ipi-page", "ipi-full")
-INVLPGB_DEFAULT = "invlpgb"
-TCG_SIGNATURE = "TCGTCGTCGTCG"
-NOT_HARDWARE = "not a hardware answer here: "
-INVLPGB, TIE, UNTESTED = "invlpgb", "tie", "cannot tell (1 run)"
+INVLPGB, IPI = "invlpgb", "ipi"
+AS_FAST, NOT_SHOWN, UNTESTED = "as fast", "not shown different", "cannot tell (1 run)"
 
 
-def cell_records(run, strategy):
-    """{(pages, targets): record} of one strategy in one run: unicast (or no
-    IPI mode), the first record of each cell (the main sweep's, not the
-    distance sweep's repeats), with samples and a positive p50."""
+def crossover_of(run):
+    """The crossover part of a run's findings record, or None."""
+    rec = caveats.findings_record(run)
+    part = rec.get("crossover") if rec else None
+    return part if isinstance(part, dict) else None
+
+
+def is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def run_pairs(run, cross, problems):
+    """{(pages, targets): (ipi_rec, invlpgb_rec, linux_picks_invlpgb)} of
+    one run, from its findings record's pairs."""
+    by_seq = {r.get("seq"): r for r in run.results("shootdown")}
     out = {}
-    for rec in run.results("shootdown"):
-        if rec.get("strategy") != strategy or rec.get("ipi_mode") not in (None, "unicast"):
+    pairs = cross.get("pairs")
+    for p in pairs if isinstance(pairs, list) else []:
+        if not (isinstance(p, list) and len(p) == 5 and all(is_num(x) for x in p)):
+            problems.append(f"{run.name}: a crossover pair that is not 5 numbers: {p!r}")
             continue
-        if not rec.get("samples") or not isinstance(rec.get("p50"), (int, float)) or \
-                rec["p50"] <= 0:
+        pages, targets, ipi_seq, inv_seq, linux = p
+        ipi, inv = by_seq.get(ipi_seq), by_seq.get(inv_seq)
+        if ipi is None or inv is None:
+            problems.append(f"{run.name}: the crossover names record "
+                            f"{ipi_seq if ipi is None else inv_seq}, which the run lacks")
             continue
-        key = (rec.get("pages"), rec.get("targets"))
-        if isinstance(key[0], int) and isinstance(key[1], int):
-            out.setdefault(key, rec)
+        if not all(is_num(r.get("p50")) and r["p50"] > 0 for r in (ipi, inv)):
+            problems.append(f"{run.name}: pages={pages} targets={targets}: a p50 that is "
+                            "not positive")
+            continue
+        out.setdefault((pages, targets), (ipi, inv, bool(linux)))
     return out
 
 
-def pick_ipi(runs, wanted):
-    """The IPI strategy to compare with: wanted, or the first of
-    IPI_DEFAULTS the runs have."""
-    if wanted:
-        return wanted
-    have = {r.get("strategy") for run in runs for r in run.results("shootdown")}
-    for s in IPI_DEFAULTS:
-        if s in have:
-            return s
-    return IPI_DEFAULTS[0]
-
-
-def caveats(runs, records):
-    """Why these runs are not a hardware answer: a list of (tag, reason)
-    (empty: they are). records: the cells' records, for the emulated and
-    delay markers."""
-    why = []
-    emulated = [r for r in records if r.get("emulated")]
-    if emulated:
-        why.append(("INVLPGB emulated", "INVLPGB is the software model's (invlpgb=emulate; "
-                    "records marked emulated): its cost is the model's, not the "
-                    "instruction's"))
-    delayed = sorted({(r.get("strategy"), r.get("delay_cycles")) for r in records
-                      if r.get("delay_cycles")})
-    for strategy, cycles in delayed:
-        why.append((f"{strategy} delayed", f"delay_handler= (a test aid) added {cycles} "
-                    f"cycles to every {strategy} responder handler"))
-
-    def which(pred):
-        hit = [run.name for run in runs if pred(run.env or {})]
-        if not hit:
-            return None
-        return "" if len(hit) == len(runs) else f" (in {', '.join(hit)})"
-
-    tcg = which(lambda e: e.get("hypervisor") == TCG_SIGNATURE)
-    if tcg is not None:
-        why.append(("QEMU TCG", "under QEMU TCG" + tcg + " the CPUs are emulated, by one host "
-                    "thread for all vCPUs by default (single-threaded TCG: a responder runs "
-                    "only when the initiator yields), so every time is the emulator's"))
-    trapped = which(lambda e: e.get("rdtsc_trapped") is True)
-    if trapped is not None:
-        why.append(("RDTSC trapped", "RDTSC traps to the hypervisor" + trapped + " (env "
-                    "rdtsc_trapped, as under kvm-pvm): every timestamp costs a VM exit"))
-    other = which(lambda e: e.get("hypervisor") not in (None, TCG_SIGNATURE))
-    if other is not None:
-        names = sorted({str((run.env or {}).get("hypervisor")) for run in runs
-                        if (run.env or {}).get("hypervisor") not in (None, TCG_SIGNATURE)})
-        why.append(("hypervisor", f"under a hypervisor ({', '.join(names)}){other}: IPIs "
-                    "are virtualized (VM exits), not the hardware's"))
-    turns = concurrency_caveat(runs)
-    if turns:
-        why.append(turns)
-    noenv = [run.name for run in runs if run.env is None]
-    if noenv:
-        why.append(("no env", f"no env record in {', '.join(noenv)}: where it ran is "
-                    "unknown"))
-    return why
-
-
-def concurrency_caveat(runs):
-    """("CPUs take turns", reason) where the kernel's concurrency probe
-    (env cpus_concurrent, docs/output.md "Concurrency") found the CPUs of
-    some of runs not running at the same time, else None: anything that
-    needs them side by side (reclaim's worker loss, throughput scaling) is
-    then the host's time-sharing."""
-    hit = [run for run in runs if (run.env or {}).get("cpus_concurrent") is False and
-           ((run.env or {}).get("cpus_online") or 0) > 1]
-    if not hit:
-        return None
-    where = "" if len(hit) == len(runs) else f" (in {', '.join(r.name for r in hit)})"
-    said = (hit[0].env or {}).get("cpus_concurrent_why") or ""
-    return ("CPUs take turns", "the CPUs do not run at the same time" + where +
-            (f" ({said.split(' (a cpu')[0]})" if said else "") +
-            ": the workers' loss is the host's time-sharing among vCPUs, not the TLB's cost")
-
-
 class Cell:
-    """One (pages, targets) cell measured with both strategies."""
+    """One (pages, targets) cell over the runs that compared it."""
 
-    def __init__(self, pages, targets, pairs, unit):
+    def __init__(self, pages, targets, pairs, unit, confidence):
         self.pages, self.targets = pages, targets
         self.pairs = pairs        # [(run, ipi_rec, invlpgb_rec)]
-        self.unit = unit
+        self.unit, self.confidence = unit, confidence
         field = "ns_p50" if unit == "ns" else "p50"
         self.ipi50 = stats.geomean([i[field] for _, i, _ in pairs])
         self.inv50 = stats.geomean([b[field] for _, _, b in pairs])
+        self.broadcast = any(i.get("ipi_mode") == "broadcast" for _, i, _ in pairs)
         # The ratio within each run, in cycles (one TSC, one boot).
-        self.test = stats.paired_test([b["p50"] / i["p50"] for _, i, b in pairs])
+        self.ratios = [b["p50"] / i["p50"] for _, i, b in pairs]
+        self.test = stats.paired_test(self.ratios, confidence)
+        self.sign_p = pool.sign_p(sum(1 for r in self.ratios if r < 1),
+                                  sum(1 for r in self.ratios if r > 1))
         self.p_adj = None
+        self.level = None         # the Holm level alpha / (m - rank) the verdict used
+        self.ci_level = None      # the ratio's interval at that level
         self.winner = UNTESTED
-        self.linux = None         # what Linux's rule picks: "ipi" or "invlpgb"
+        self.linux = None         # what Linux's rule picks: IPI or INVLPGB
 
     @property
     def runs(self):
@@ -165,58 +113,99 @@ class Cell:
         return self.targets + 1
 
     def lean(self):
-        """The faster way at the point estimate, significant or not."""
-        return INVLPGB if self.test.ratio < 1 else "ipi"
+        """The faster way at the point estimate, decided or not."""
+        return INVLPGB if self.test.ratio < 1 else IPI
+
+    def ratio_interval(self, level):
+        """The ratio's interval at confidence 1 - level, or None."""
+        t = stats.paired_test(self.ratios, 1.0 - level)
+        return None if t.ci is None else (1 + t.ci[0] / 100, 1 + t.ci[1] / 100)
 
     def cost(self):
-        """(ns or cycles, percent) that Linux's pick loses against the
-        significant winner, or None where it picks the winner, or there is
-        none."""
-        if self.winner in (TIE, UNTESTED) or self.winner == self.linux:
+        """(mean, lo, hi, percent): what Linux's pick loses against the
+        winner, per run (picked p50 - winner's p50 in the cell's unit), with
+        a t interval over the runs; None where Linux picks the winner or
+        there is none."""
+        if self.winner not in (IPI, INVLPGB) or self.winner == self.linux:
             return None
-        picked, best = (self.inv50, self.ipi50) if self.linux == INVLPGB else \
-            (self.ipi50, self.inv50)
-        return picked - best, (picked / best - 1.0) * 100.0
+        field = "ns_p50" if self.unit == "ns" else "p50"
+        pick_inv = self.linux == INVLPGB
+        diffs = [(b[field] - i[field]) if pick_inv else (i[field] - b[field])
+                 for _, i, b in self.pairs]
+        mean, lo, hi = stats.mean_ci(diffs, self.confidence)
+        picked, best = (self.inv50, self.ipi50) if pick_inv else (self.ipi50, self.inv50)
+        return mean, lo, hi, (picked / best - 1.0) * 100.0
 
 
 class Answer:
     """The crossover map of several runs and the findings on it."""
 
-    def __init__(self, runs, ipi=None, invlpgb=INVLPGB_DEFAULT, alpha=0.05, threshold=5.0):
+    def __init__(self, runs, alpha=0.05, threshold=5.0):
         self.runs = runs
-        self.ipi = pick_ipi(runs, ipi)
-        self.invlpgb = invlpgb
         self.alpha, self.threshold = alpha, threshold
         self.warnings = run_env_warnings([("run", r) for r in runs]) if len(runs) > 1 else []
-        per_run = [(run, cell_records(run, self.ipi), cell_records(run, self.invlpgb))
-                   for run in runs]
-        self.has_ipi = any(i for _, i, _ in per_run)
-        self.has_invlpgb = any(b for _, _, b in per_run)
-        keys = sorted({k for _, i, b in per_run for k in i if k in b})
-        pairs = {k: [(run, i[k], b[k]) for run, i, b in per_run if k in i and k in b]
-                 for k in keys}
+        self.missing = caveats.missing(runs)
+        self.warnings += [f"{name}: {caveats.NO_FINDINGS}: left out" for name in self.missing]
+        crosses = [(run, crossover_of(run)) for run in runs]
+        crosses = [(run, c) for run, c in crosses if c is not None]
+        self.ipi = crosses[0][1].get("ipi", "?") if crosses else "ipi-linux"
+        self.invlpgb = crosses[0][1].get("invlpgb", "?") if crosses else "invlpgb-linux"
+        same = [(run, c) for run, c in crosses
+                if (c.get("ipi"), c.get("invlpgb")) == (self.ipi, self.invlpgb)]
+        self.warnings += [f"{run.name}: compared {c.get('ipi')} with {c.get('invlpgb')}, "
+                          f"not {self.ipi} with {self.invlpgb}: left out of the map"
+                          for run, c in crosses if (run, c) not in same]
+        self.guest_no_data = next((c["no_data"] for _, c in same
+                                   if isinstance(c.get("no_data"), str)), None)
+        self.pooled_runs = [run for run, _ in same]
+        problems = []
+        per_run = [(run, run_pairs(run, c, problems)) for run, c in same]
+        self.warnings += problems
+        keys = sorted({k for _, ps in per_run for k in ps})
+        self.linux_pick = {}
+        pairs = {}
+        for k in keys:
+            pairs[k] = [(run, ps[k][0], ps[k][1]) for run, ps in per_run if k in ps]
+            picks = {ps[k][2] for _, ps in per_run if k in ps}
+            self.linux_pick[k] = INVLPGB if True in picks else IPI
+            if len(picks) > 1:
+                self.warnings.append(f"pages={k[0]} targets={k[1]}: the runs disagree on "
+                                     "Linux's pick")
         recs = [r for ps in pairs.values() for _, i, b in ps for r in (i, b)]
         self.unit = "ns" if recs and all(r.get("ns_p50") for r in recs) else "cycles"
-        self.cells = [Cell(p, t, pairs[(p, t)], self.unit) for p, t in keys]
-        self.why = caveats(runs, recs)
+        self.cells = [Cell(p, t, pairs[(p, t)], self.unit, 1.0 - alpha) for p, t in keys]
+        self.why = caveats.union(self.pooled_runs or runs, "crossover")
         self.judge()
 
     def judge(self):
-        """Holm over the tested cells; winners; Linux's picks."""
+        """Holm over the tested cells; winners, equivalence; Linux's picks."""
         adjusted = stats.holm([c.test.p for c in self.cells])
+        tested = sorted((c for c in self.cells if c.test.p is not None),
+                        key=lambda c: c.test.p)
+        for rank, cell in enumerate(tested):
+            cell.level = self.alpha / (len(tested) - rank)
+        margin = 1.0 + self.threshold / 100.0
         for cell, p_adj in zip(self.cells, adjusted):
             cell.p_adj = p_adj
-            cell.linux = INVLPGB if cell.active_cpus >= LINUX_MIN_ACTIVE_CPUS else "ipi"
+            cell.linux = self.linux_pick[(cell.pages, cell.targets)]
             if p_adj is None:
                 cell.winner = UNTESTED
-            elif p_adj < self.alpha and abs(cell.test.change_pct) >= self.threshold:
-                cell.winner = cell.lean()
+                continue
+            cell.ci_level = cell.ratio_interval(cell.level)
+            lo, hi = cell.ci_level
+            equiv = cell.ratio_interval(min(1.0, 2 * cell.level))
+            if p_adj < self.alpha and hi < 1 / margin:
+                cell.winner = INVLPGB
+            elif p_adj < self.alpha and lo > margin:
+                cell.winner = IPI
+            elif 1 / margin < equiv[0] and equiv[1] < margin:
+                cell.winner = AS_FAST
             else:
-                cell.winner = TIE
+                cell.winner = NOT_SHOWN
 
     @property
     def hardware(self):
-        return not self.why
+        return not self.why and not self.no_data()
 
     @property
     def tested(self):
@@ -225,41 +214,20 @@ class Answer:
 
     def no_data(self):
         """Why there is no crossover map at all, or None."""
-        if not self.has_invlpgb:
-            return (f"no data: no {self.invlpgb} records in the run" +
-                    ("s" if len(self.runs) > 1 else "") + f" ({self.why_no_invlpgb()}; "
-                    "invlpgb=emulate gives the software model's, which is not a hardware "
-                    "answer)")
-        if not self.has_ipi:
-            return f"no data: no {self.ipi} records (unicast) to compare INVLPGB with"
+        if not self.pooled_runs:
+            return f"no data: {caveats.NO_FINDINGS}"
         if not self.cells:
-            return (f"no data: no (pages, targets) cell measured with both {self.ipi} and "
-                    f"{self.invlpgb}")
+            return "no data: " + (self.guest_no_data or
+                                  "no (pages, targets) cell compared in the runs")
         return None
 
-    def why_no_invlpgb(self):
-        """Why the runs have no INVLPGB records, from their env records."""
-        envs = [r.env or {} for r in self.runs]
-        feats = [e.get("features") or {} for e in envs]
-        if envs and all(f.get("invlpgb_cpuid") is False for f in feats):
-            return "CPUID has no INVLPGB here"
-        if envs and all(e.get("hypervisor") for e in envs) and \
-                not any(f.get("invlpgb") for f in feats):
-            return "under a hypervisor INVLPGB is not used"
-        return "no INVLPGB in the runs' configuration (strategies=, invlpgb=off?)"
-
-    def qualifier(self, full=False):
-        """'' for a hardware answer, else 'not a hardware answer here: WHY, WHY'
-        (the short tags; full: the whole reasons)."""
-        if self.hardware:
-            return ""
-        if full:
-            return NOT_HARDWARE + "; ".join(text for _, text in self.why)
-        return NOT_HARDWARE + ", ".join(tag for tag, _ in self.why)
+    def qualifier(self):
+        """'' for a hardware answer, else 'not a hardware answer here: TAGS'."""
+        return caveats.qualifier(self.why)
 
     def name(self, way):
-        """A winner as a strategy name."""
-        return {"ipi": self.ipi, INVLPGB: self.invlpgb}.get(way, way)
+        """A way as a strategy name."""
+        return {IPI: self.ipi, INVLPGB: self.invlpgb}.get(way, way)
 
     # --- findings ----------------------------------------------------------
 
@@ -274,26 +242,32 @@ class Answer:
             wins = [c for c in row if c.winner == INVLPGB]
             if not self.tested:
                 lean = [c for c in row if c.lean() == INVLPGB]
-                text = ("not determined: one run, no significance (at the point estimates "
+                text = ("not determined: one run (at the point estimates "
                         + (f"INVLPGB is faster from {lean[0].targets} targets)" if lean else
                            f"INVLPGB is faster at none of {measured} targets)"))
                 out.append((pages, None, text))
                 continue
             if not wins:
-                losses = [c for c in row if c.winner == "ipi"]
-                text = (f"INVLPGB wins at none of {measured} targets measured ("
-                        f"{len(losses)} {self.ipi} wins, {len(row) - len(losses)} ties)")
-                out.append((pages, None, text))
+                out.append((pages, None, f"INVLPGB wins at none of {measured} targets "
+                            f"measured ({self.tally(row)})"))
                 continue
             first = wins[0]
             after = [c for c in row if c.targets > first.targets and c.winner != INVLPGB]
             text = f"INVLPGB wins from {first.targets} targets ({first.active_cpus} active CPUs)"
             if after:
                 text += ("; but not at " + ", ".join(
-                    f"{c.targets} ({c.winner if c.winner != 'ipi' else self.ipi + ' wins'})"
+                    f"{c.targets} ({self.name(c.winner) + ' wins' if c.winner == IPI else c.winner})"
                     for c in after))
             out.append((pages, first.targets, text))
         return out
+
+    def tally(self, cells):
+        """'N ipi-linux wins, N as fast, N not shown different'."""
+        parts = [(sum(1 for c in cells if c.winner == w), label) for w, label in
+                 ((IPI, f"{self.ipi} wins"), (INVLPGB, f"{self.invlpgb} wins"),
+                  (AS_FAST, f"as fast within {self.threshold:g}%"),
+                  (NOT_SHOWN, NOT_SHOWN))]
+        return ", ".join(f"{n} {label}" for n, label in parts if n) or "none tested"
 
     def linux_finding(self):
         """(cells where Linux's rule picks the slower way, text lines)."""
@@ -301,22 +275,21 @@ class Answer:
         if not self.tested:
             lean = [c for c in self.cells if c.lean() != c.linux]
             return slower, [
-                "not determined: one run, no significance; at the point estimates the rule "
+                "not determined: one run; at the point estimates the rule "
                 f"picks the slower way in {len(lean)} of {len(self.cells)} cells" +
                 (": " + ", ".join(f"pages={c.pages} targets={c.targets}" for c in lean)
                  if lean else "")]
-        ties = sum(1 for c in self.cells if c.winner == TIE)
         lines = [f"picks the slower way in {len(slower)} of {len(self.cells)} cells "
-                 f"({ties} ties, where either is as fast)"]
+                 f"({self.tally(self.cells)})"]
         for c in slower:
-            d, pct = c.cost()
+            mean, lo, hi, pct = c.cost()
             lines.append(f"pages={c.pages} targets={c.targets}: picks "
                          f"{self.name(c.linux)}, {self.name(c.winner)} is faster: costs "
-                         f"{fmt_time(d, self.unit)} a flush (+{pct:.0f}%)")
+                         f"{fmt_cost(mean, lo, hi, self.unit)} a flush (+{pct:.0f}%)")
         if slower:
-            worst = max(slower, key=lambda c: c.cost()[1])
+            worst = max(slower, key=lambda c: c.cost()[3])
             lines.append(f"worst: pages={worst.pages} targets={worst.targets}, "
-                         f"+{worst.cost()[1]:.0f}%")
+                         f"+{worst.cost()[3]:.0f}%")
         return slower, lines
 
     # --- output -------------------------------------------------------------
@@ -327,61 +300,71 @@ class Answer:
             return (f"one run: the ratio is shown, not tested ({stats.ONE_RUN_PAIRED}); run it "
                     "3 or more times")
         dfs = sorted({c.test.df for c in self.cells if c.test.df})
-        return (f"the run is the unit: one ratio of p50s per run, Student's t on their logs "
-                f"(df {'/'.join(map(str, dfs))}), Holm over "
-                f"{sum(1 for c in self.cells if c.test.p is not None)} cells; alpha "
-                f"{self.alpha:g}, threshold {self.threshold:g}%; CI {100 * (1 - self.alpha):g}%")
+        n = sum(1 for c in self.cells if c.test.p is not None)
+        return (f"the run is the unit: one ratio of p50s per run; p: Student's t on their logs "
+                f"(df {'/'.join(map(str, dfs))}), Holm over {n} cells; sign p: the sign test "
+                f"(no model; at least {2 / 2 ** min(c.runs for c in self.cells):.2g} with these "
+                f"runs); a winner where the ratio's interval at its Holm level clears "
+                f"{self.threshold:g}%, 'as fast' where TOST puts it inside; alpha {self.alpha:g}")
 
     def table(self):
         """(headers, rows, right-aligned columns) of the map."""
         headers = ["pages", "targets", "cpus", "runs", f"{self.ipi} p50", f"{self.invlpgb} p50",
-                   "ratio", "CI ratio", "p", "winner", "Linux picks", "cost"]
+                   "ratio", "CI ratio", "p", "sign p", "winner", "Linux picks", "cost"]
         rows = []
         for c in self.cells:
             ci = "-" if c.test.ci is None else \
                 f"[{1 + c.test.ci[0] / 100:.2f}, {1 + c.test.ci[1] / 100:.2f}]"
             cost = c.cost()
-            rows.append([c.pages, c.targets, c.active_cpus, c.runs, fmt_time(c.ipi50, self.unit),
+            rows.append([c.pages, c.targets, c.active_cpus, c.runs,
+                         fmt_time(c.ipi50, self.unit) + ("*" if c.broadcast else ""),
                          fmt_time(c.inv50, self.unit), f"{c.test.ratio:.2f}", ci,
-                         "-" if c.p_adj is None else fmt_p(c.p_adj), self.name(c.winner),
-                         self.name(c.linux),
-                         "-" if cost is None else f"+{fmt_time(cost[0], self.unit)}"])
-        return headers, rows, (0, 1, 2, 3, 4, 5, 6, 8, 11)
+                         "-" if c.p_adj is None else fmt_p(c.p_adj),
+                         "-" if c.sign_p is None or c.runs < 2 else fmt_p(c.sign_p),
+                         self.name(c.winner), self.name(c.linux),
+                         "-" if cost is None else fmt_cost(*cost[:3], self.unit)])
+        return headers, rows, (0, 1, 2, 3, 4, 5, 6, 8, 9, 12)
+
+    def legend(self):
+        return (f"ratio = {self.invlpgb} p50 / {self.ipi} p50 (below 1: INVLPGB faster); "
+                f"cpus = active CPUs (the initiator and its targets); times in {self.unit}"
+                + ("; * the all-but-self IPI, as Linux sends it to every other CPU"
+                   if any(c.broadcast for c in self.cells) else ""))
+
+    def heading(self):
+        return self.qualifier() or "a hardware answer (bare metal, real INVLPGB)"
 
     def sections(self):
         """[(title, qualifier, lines)] of the findings, after the map."""
+        gone = self.no_data()
         q = self.qualifier()
-        out = [("frontier (per page count, the fewest targets at which INVLPGB wins)", q,
-                [f"pages={p}: {t}" for p, _, t in self.frontier()])]
-        _, lines = self.linux_finding()
-        out.append((f"Linux's rule: {LINUX_RULE}", q, lines))
-        return out
+        front = [gone] if gone else [f"pages={p}: {t}" for p, _, t in self.frontier()]
+        linux = [gone] if gone else self.linux_finding()[1]
+        return [("frontier (per page count, the fewest targets at which INVLPGB wins)", q,
+                 front), (f"Linux's rule: {LINUX_RULE}", q, linux)]
 
     def head(self):
         names = ", ".join(r.name for r in self.runs)
         return [f"answer: {len(self.runs)} run{'s' if len(self.runs) != 1 else ''} ({names}); "
-                f"{self.ipi} (unicast) vs {self.invlpgb}, shootdown p50s"]
+                f"{self.ipi} vs {self.invlpgb}, shootdown p50s, as each run compared them"]
 
     def render(self):
         """The text report."""
         lines = self.head()
         lines += [f"warning: {w}" for w in self.warnings]
         gone = self.no_data()
-        if gone:
-            lines += ["", f"crossover map: {gone}", f"frontier: {gone}",
-                      f"Linux's rule: {gone}"]
-            return "\n".join(lines)
-        lines.append(self.method())
+        if not gone:
+            lines.append(self.method())
         if self.why:
-            lines.append(NOT_HARDWARE.rstrip(": ") + ", because:")
+            lines.append(caveats.NOT_HARDWARE.rstrip(": ") + ", because:")
             lines += [f"  {tag}: {text}" for tag, text in self.why]
-        lines.append("")
-        lines.append("crossover map: " + (self.qualifier() or "a hardware answer (bare metal, "
-                                           "real INVLPGB)"))
-        lines.append(f"ratio = {self.invlpgb} p50 / {self.ipi} p50 (below 1: INVLPGB faster); "
-                     f"cpus = active CPUs (the initiator and its targets); times in {self.unit}")
-        headers, rows, right = self.table()
-        lines.append(format_table(headers, rows, right))
+        lines += ["", "crossover map: " + self.heading()]
+        if gone:
+            lines.append(f"  {gone}")
+        else:
+            lines.append(self.legend())
+            headers, rows, right = self.table()
+            lines.append(format_table(headers, rows, right))
         for title, q, body in self.sections():
             lines += ["", f"{title}:", "  " + (q or "a hardware answer") + ":"]
             lines += ["    " + b for b in body]
@@ -392,22 +375,20 @@ class Answer:
         lines = ["# The answer: INVLPGB against IPIs", "", "- " + self.head()[0]]
         lines += [f"- warning: {w}" for w in self.warnings]
         gone = self.no_data()
-        if gone:
-            lines += ["", f"**{gone}**"]
-            return "\n".join(lines) + "\n"
-        lines += [f"- {self.method()}"]
+        if not gone:
+            lines += [f"- {self.method()}"]
         if self.why:
-            lines += ["", f"{NOT_HARDWARE.rstrip(': ').capitalize()}, because:", ""]
+            lines += ["", f"{caveats.NOT_HARDWARE.rstrip(': ').capitalize()}, because:", ""]
             lines += [f"- **{tag}**: {text}" for tag, text in self.why]
-        lines += ["",
-                  "## Crossover map", "",
-                  f"**{self.qualifier() or 'A hardware answer (bare metal, real INVLPGB).'}**",
-                  "", f"ratio = {self.invlpgb} p50 / {self.ipi} p50 (below 1: INVLPGB faster); "
-                  f"cpus = active CPUs; times in {self.unit}.", ""]
-        headers, rows, _ = self.table()
-        lines.append("| " + " | ".join(headers) + " |")
-        lines.append("|" + "---|" * len(headers))
-        lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+        lines += ["", "## Crossover map", "", f"**{self.heading()}**", ""]
+        if gone:
+            lines.append(gone)
+        else:
+            lines += [self.legend() + ".", ""]
+            headers, rows, _ = self.table()
+            lines.append("| " + " | ".join(headers) + " |")
+            lines.append("|" + "---|" * len(headers))
+            lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
         for title, q, body in self.sections():
             lines += ["", f"## {title[0].upper()}{title[1:]}", "",
                       f"**{q or 'A hardware answer.'}**", ""]
@@ -420,30 +401,33 @@ class Answer:
         out = {"runs": [r.path for r in self.runs], "ipi_strategy": self.ipi,
                "invlpgb_strategy": self.invlpgb, "alpha": self.alpha,
                "threshold_pct": self.threshold, "unit": self.unit,
-               "hardware_answer": self.hardware and not gone,
+               "hardware_answer": self.hardware,
                "not_hardware": [{"tag": t, "why": w} for t, w in self.why],
                "no_data": gone, "warnings": self.warnings, "tested": self.tested,
-               "linux_rule": {"text": LINUX_RULE, "min_active_cpus": LINUX_MIN_ACTIVE_CPUS},
-               "cells": [], "frontier": [], "linux_slower": []}
+               "linux_rule": LINUX_RULE, "cells": [], "frontier": [], "linux_slower": []}
         for c in self.cells:
             cost = c.cost()
             out["cells"].append({
                 "pages": c.pages, "targets": c.targets, "active_cpus": c.active_cpus,
                 "runs": c.runs, "ipi_p50": c.ipi50, "invlpgb_p50": c.inv50,
-                "ratio": c.test.ratio,
+                "ipi_broadcast": c.broadcast, "ratio": c.test.ratio,
                 "ratio_ci": None if c.test.ci is None else
                 [1 + c.test.ci[0] / 100, 1 + c.test.ci[1] / 100],
-                "df": c.test.df, "p": c.test.p, "p_adjusted": c.p_adj,
+                "ratio_ci_holm": None if c.ci_level is None else list(c.ci_level),
+                "holm_level": c.level, "df": c.test.df, "p": c.test.p,
+                "p_adjusted": c.p_adj, "sign_p": c.sign_p if c.runs > 1 else None,
                 "winner": self.name(c.winner), "faster_at_point_estimate": self.name(c.lean()),
                 "linux_picks": self.name(c.linux),
                 "linux_cost": None if cost is None else cost[0],
-                "linux_cost_pct": None if cost is None else cost[1]})
+                "linux_cost_ci": None if cost is None or cost[1] is None else
+                [cost[1], cost[2]],
+                "linux_cost_pct": None if cost is None else cost[3]})
         if not gone:
             out["frontier"] = [{"pages": p, "targets": t, "text": text}
                                for p, t, text in self.frontier()]
             slower, lines = self.linux_finding()
             out["linux_slower"] = [{"pages": c.pages, "targets": c.targets,
-                                    "cost": c.cost()[0], "cost_pct": c.cost()[1]}
+                                    "cost": c.cost()[0], "cost_pct": c.cost()[3]}
                                    for c in slower]
             out["linux_text"] = lines
         return out
@@ -452,6 +436,14 @@ class Answer:
 def fmt_time(v, unit):
     """A time with its unit."""
     return "-" if v is None else f"{v:,.0f} {'ns' if unit == 'ns' else 'cyc'}"
+
+
+def fmt_cost(mean, lo, hi, unit):
+    """A cost with its interval over runs, where there is one."""
+    text = "+" + fmt_time(mean, unit)
+    if lo is not None and math.isfinite(lo) and math.isfinite(hi):
+        text += f" [{lo:+,.0f}, {hi:+,.0f}]"
+    return text
 
 
 def fmt_p(p):

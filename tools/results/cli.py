@@ -99,11 +99,6 @@ def build_parser():
                        "unit: one run is never significant), the winner, the frontier, and "
                        "Linux's rule (docs/results.md).")
     p.add_argument("files", nargs="+", metavar="RUN")
-    p.add_argument("--ipi", metavar="STRATEGY",
-                   help="the IPI strategy (default ipi-linux, else ipi-range, ...)")
-    p.add_argument("--invlpgb", default="invlpgb", metavar="STRATEGY",
-                   help="the INVLPGB strategy (default invlpgb; invlpgb-global with "
-                   "--ipi ipi-full-global)")
     p.add_argument("--alpha", type=probability, default=0.05,
                    help="significance level, after Holm's correction (default 0.05)")
     p.add_argument("--threshold", type=float, default=5.0, metavar="PCT",
@@ -196,8 +191,7 @@ def cmd_answer(args, allow_reexec):
         except plots.MissingMatplotlib as exc:
             print(f"shootdown.py answer: {exc}", file=sys.stderr)
             return EXIT_INPUT
-    ans = answer.Answer(runs, ipi=args.ipi, invlpgb=args.invlpgb,
-                        alpha=args.alpha, threshold=args.threshold)
+    ans = answer.Answer(runs, alpha=args.alpha, threshold=args.threshold)
     ceil = ceiling.Ceiling(runs)
     claims = findings.Claims(runs, confidence=1 - args.alpha)
     if args.json:

@@ -19,6 +19,7 @@ import os
 import sys
 
 import answer
+import caveats
 import timeline
 from tables import format_table, irqs_per_gib, run_tables
 from runs import env_summary
@@ -357,13 +358,12 @@ def fig_reclaim_bins(plt, runs):
           "loss, 95% interval over bins (x: after)", legend=False, axis="y")
     runs_txt = f"{len(runs)} run{'s' if len(runs) != 1 else ''}"
     title = f"reclaim: workers before, during and after paging out ({runs_txt})"
-    turns = answer.concurrency_caveat(runs)
-    others = [tag for tag, _ in answer.caveats(runs, []) if tag != "CPUs take turns"]
-    if turns:
-        title += "\n" + answer.NOT_HARDWARE + "the CPUs take turns (env cpus_concurrent): " \
+    why = caveats.union(runs, "worker_loss")
+    if any(tag == "CPUs take turns" for tag, _ in why):
+        title += "\n" + caveats.NOT_HARDWARE + "the CPUs take turns (env cpus_concurrent): " \
             "this loss is the host's time-sharing, not the TLB's cost"
-    elif others:  # side by side, but timed by an emulator or through a hypervisor
-        title += "\n" + answer.NOT_HARDWARE + ", ".join(others)
+    elif why:  # side by side, but timed by an emulator or through a hypervisor
+        title += "\n" + caveats.qualifier(why)
     fig.suptitle(title, fontsize="medium")
     return fig, None
 
@@ -406,7 +406,8 @@ def fig_crossover(plt, ans):
                     aspect="auto")
     bar = fig.colorbar(img, ax=ax)
     bar.set_label(f"log2({ans.invlpgb} p50 / {ans.ipi} p50): below 0, INVLPGB faster")
-    marks = {"invlpgb": "INVLPGB wins", "ipi": f"{ans.ipi} wins", "tie": "tie"}
+    marks = {answer.INVLPGB: "INVLPGB wins", answer.IPI: f"{ans.ipi} wins",
+             answer.AS_FAST: "as fast", answer.NOT_SHOWN: "not shown\ndifferent"}
     for c in ans.cells:
         x, y = targets.index(c.targets), pages.index(c.pages)
         verdict = marks.get(c.winner, "1 run: not tested")
@@ -424,7 +425,8 @@ def fig_crossover(plt, ans):
                                    edgecolor="0.3", linewidth=0,
                                    label=None if hatched else "Linux picks the slower way"))
             hatched = True
-    switch = [i for i, t in enumerate(targets) if t + 1 >= 4]
+    # Where Linux's rule (the runs' own picks) turns to INVLPGB.
+    switch = sorted({targets.index(c.targets) for c in ans.cells if c.linux == answer.INVLPGB})
     if switch:
         ax.axvline(switch[0] - 0.5, color="black", linestyle="--", linewidth=2,
                    label="Linux: INVLPGB from 4 active CPUs (right)")
@@ -442,14 +444,13 @@ def fig_crossover(plt, ans):
     ax.set_title(f"ratio of p50s ({runs} run{'s' if runs != 1 else ''}; "
                  + ("t over runs, Holm" if ans.tested else "one run: no significance") + ")",
                  fontsize="medium")
-    fig.suptitle(f"crossover: {ans.invlpgb} vs {ans.ipi} (unicast)"
+    fig.suptitle(f"crossover: {ans.invlpgb} vs {ans.ipi}"
                  + (f"\n{ans.qualifier()}" if ans.qualifier() else ""))
     return fig, None
 
 
 def fig_shootdown_crossover(plt, run):
     """The crossover heat map of one run (answer pools several)."""
-    import answer
     return fig_crossover(plt, answer.Answer([run]))
 
 

@@ -98,7 +98,7 @@ def irqs_per_gib(rec):
 
 def reclaim_table(run):
     """Paging out per strategy and batch: IPIs, worker loss, throughput."""
-    import answer  # here: answer imports this module
+    import caveats
     rows = []
     for r in by_config(run.results("reclaim")):
         rows.append([r.get("strategy"), fmt_opt(r, "batch"), fmt_num(r.get("pages")),
@@ -108,9 +108,9 @@ def reclaim_table(run):
                      fmt_num(r.get("reclaim_pages_per_s")), fmt_latency(r, "p50"),
                      fmt_opt(r, "lost_writes")])
     title = "reclaim: paging out with per-page vs batched flushes"
-    turns = answer.concurrency_caveat([run])
+    turns = [w for w in caveats.union([run], "worker_loss") if w[0] == "CPUs take turns"]
     if turns:
-        title += "\n" + answer.NOT_HARDWARE + turns[1]
+        title += "\n" + caveats.NOT_HARDWARE + turns[0][1]
     return (title, ["strategy", "batch", "pages", "ipis", "irqs", "irqs/GiB", "loss",
                     "loss 95%", "after", "pages/s", "flush p50", "lost"], rows,
             (1, 2, 3, 4, 5, 6, 7, 9, 10, 11))
