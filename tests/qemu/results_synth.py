@@ -106,7 +106,7 @@ def timeline_record(rng, strategy, batch, workers, pages, dip, before=10, during
 
 
 def make_records(seed=1, shift=1.0, which=lambda rec: True, hists=True, cpus=4, launch=1.0,
-                 invlpgb=None, emulated=False, env=None, targets=None):
+                 invlpgb=None, emulated=False, env=None, targets=None, caveats=()):
     """A whole run's records: shootdown (2 strategies x 3 page counts x 2
     target counts, plus broadcast), primitives, reclaim with ticks,
     flushloop, summary. 2 GHz TSC: 2 cycles a nanosecond.
@@ -116,7 +116,8 @@ def make_records(seed=1, shift=1.0, which=lambda rec: True, hists=True, cpus=4, 
     invlpgb rows, False for none, or a function (pages, targets) -> median
     cycles. emulated: the invlpgb records' marker. env: fields to set in
     the env record. targets: the shootdown target counts (default 1 and
-    cpus - 1)."""
+    cpus - 1). caveats: the machine's tags the findings record carries (the
+    guest decides them; here the test says what they are)."""
     rng = random.Random(seed)
     recs = [dict(ENV, cpus_online=cpus, **(env or {}))]
 
@@ -172,9 +173,36 @@ def make_records(seed=1, shift=1.0, which=lambda rec: True, hists=True, cpus=4, 
         if c == cpus:
             break
         c = min(cpus, c * 2)
+    recs.append(findings_record(recs, caveats))
     recs.append({"type": "summary", "seq": len(recs), "passed": 3, "failed": 0,
                  "skipped": 0, "records": len(recs)})
     return recs
+
+
+def findings_record(recs, caveats=(), ipi="ipi-range", invlpgb="invlpgb"):
+    """The findings record a guest would print after recs, as far as the
+    host reads it: the crossover's cells (the first unicast record of each
+    (pages, targets) of both strategies; Linux's pick from 4 active CPUs),
+    the run's caveat tags, and the findings' own (INVLPGB emulated)."""
+    first = {}
+    for r in recs:
+        if r.get("bench") == "shootdown" and r.get("ipi_mode") in (None, "unicast"):
+            first.setdefault((r["strategy"], r["pages"], r["targets"]), r)
+    pairs = [[p, t, rec["seq"], first[(invlpgb, p, t)]["seq"], int(t + 1 >= 4)]
+             for (s, p, t), rec in first.items() if s == ipi and (invlpgb, p, t) in first]
+    emul = any(first[(invlpgb, p, t)].get("emulated") for p, t, *_ in pairs)
+    tags = list(caveats)
+    cross = {"ipi": ipi, "invlpgb": invlpgb, "cells": len(pairs), "frontier": [],
+             "linux_slower": 0, "pairs": pairs,
+             "not_hardware": (["INVLPGB emulated"] if emul else []) + tags if pairs else []}
+    if not pairs:
+        cross["no_data"] = "no invlpgb records: CPUID has no INVLPGB here"
+    return {"type": "findings", "seq": len(recs), "records": len(recs), "records_dropped": 0,
+            "caveats": tags, "crossover": cross, "ceiling": {"no_data": "synthetic"},
+            "interrupts": None, "worker_loss": {"per_page": None, "batch512": None,
+                                                "not_hardware": []},
+            "throughput": {"ipi": "ipi-range", "rows": [], "no_data": "synthetic",
+                           "not_hardware": []}}
 
 
 def ipi_cost(pages, targets, per_page=300):

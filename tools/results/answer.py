@@ -242,7 +242,7 @@ class Answer:
             wins = [c for c in row if c.winner == INVLPGB]
             if not self.tested:
                 lean = [c for c in row if c.lean() == INVLPGB]
-                text = ("not determined: one run (at the point estimates "
+                text = ("not determined: one run, no significance (at the point estimates "
                         + (f"INVLPGB is faster from {lean[0].targets} targets)" if lean else
                            f"INVLPGB is faster at none of {measured} targets)"))
                 out.append((pages, None, text))
@@ -332,12 +332,14 @@ class Answer:
                    if any(c.broadcast for c in self.cells) else ""))
 
     def heading(self):
-        return self.qualifier() or "a hardware answer (bare metal, real INVLPGB)"
+        """The map's heading: the runs' caveats, whether or not it has rows."""
+        return self.qualifier() or ("" if self.no_data() else
+                                    "a hardware answer (bare metal, real INVLPGB)")
 
     def sections(self):
         """[(title, qualifier, lines)] of the findings, after the map."""
         gone = self.no_data()
-        q = self.qualifier()
+        q = self.qualifier() or ("no data" if gone else "")
         front = [gone] if gone else [f"pages={p}: {t}" for p, _, t in self.frontier()]
         linux = [gone] if gone else self.linux_finding()[1]
         return [("frontier (per page count, the fewest targets at which INVLPGB wins)", q,
@@ -358,14 +360,18 @@ class Answer:
         if self.why:
             lines.append(caveats.NOT_HARDWARE.rstrip(": ") + ", because:")
             lines += [f"  {tag}: {text}" for tag, text in self.why]
-        lines += ["", "crossover map: " + self.heading()]
         if gone:
-            lines.append(f"  {gone}")
+            lines += ["", "crossover map: " + ": ".join(filter(None, (self.heading(), gone)))]
         else:
+            lines += ["", "crossover map: " + self.heading()]
             lines.append(self.legend())
             headers, rows, right = self.table()
             lines.append(format_table(headers, rows, right))
         for title, q, body in self.sections():
+            if gone:  # one line: what heads it, and why there is nothing
+                lines += ["", f"{title.split(' (')[0]}: " +
+                          ": ".join(filter(None, (self.heading(), gone)))]
+                continue
             lines += ["", f"{title}:", "  " + (q or "a hardware answer") + ":"]
             lines += ["    " + b for b in body]
         return "\n".join(lines)
@@ -380,8 +386,8 @@ class Answer:
         if self.why:
             lines += ["", f"{caveats.NOT_HARDWARE.rstrip(': ').capitalize()}, because:", ""]
             lines += [f"- **{tag}**: {text}" for tag, text in self.why]
-        lines += ["", "## Crossover map", "", f"**{self.heading()}**", ""]
-        if gone:
+        lines += ["", "## Crossover map", "", f"**{self.heading() or gone}**", ""]
+        if gone and self.heading():
             lines.append(gone)
         else:
             lines += [self.legend() + ".", ""]

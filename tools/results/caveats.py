@@ -59,12 +59,13 @@ def run_tags(run, section=None):
     rec = findings_record(run)
     if rec is None:
         return None
-    tags = tags_of(rec.get("caveats"))
+    tags = []
     if section is not None:
         part = rec.get(section)
         if isinstance(part, dict):
-            tags += [t for t in tags_of(part.get("not_hardware")) if t not in tags]
-    return tags
+            tags = tags_of(part.get("not_hardware"))
+    # The finding's own order (the guest's), then the run's not yet named.
+    return tags + [t for t in tags_of(rec.get("caveats")) if t not in tags]
 
 
 def union(runs, section=None):
