@@ -333,6 +333,45 @@ FINDINGS_FIELDS = {
                                    rows=lambda v: None if isinstance(v, list) else
                                    "must be a list")),
 }
+# Fields of findings records from later builds: checked where present.
+FINDINGS_LATER_FIELDS = {
+    "caveats": _CAVEATS["not_hardware"],
+}
+
+
+def check_findings_pairs(rec, results):
+    """The crossover's pairs against the records they name (results: seq
+    -> result record seen before the findings): each names a shootdown
+    record of its cell, the IPI one of the strategy compared and the
+    INVLPGB one of the other; `cells` counts them."""
+    cross = rec.get("crossover")
+    if not isinstance(cross, dict) or "pairs" not in cross:
+        return []
+    pairs = cross["pairs"]
+    if not isinstance(pairs, list):
+        return ["crossover: field 'pairs' must be a list"]
+    probs = []
+    for p in pairs:
+        if not (isinstance(p, list) and len(p) == 5 and all(_is_int(x) and x >= 0 for x in p)
+                and p[4] in (0, 1)):
+            probs.append(f"crossover: a pair that is not [pages, targets, seq, seq, 0|1]: "
+                         f"{json.dumps(p)[:80]}")
+            continue
+        for seq, want in ((p[2], cross.get("ipi")), (p[3], cross.get("invlpgb"))):
+            got = results.get(seq)
+            if got is None or got.get("bench") != "shootdown" or \
+                    got.get("strategy") != want or \
+                    (got.get("pages"), got.get("targets")) != (p[0], p[1]):
+                probs.append(f"crossover: pair {json.dumps(p)} names record {seq}, which is "
+                             f"not a shootdown {want} record of pages {p[0]} targets {p[1]}")
+    dropped = cross.get("pairs_dropped", 0)
+    if _is_int(cross.get("cells")) and _is_int(dropped) and \
+            cross["cells"] != len(pairs) + dropped:
+        probs.append(f"crossover: cells {cross['cells']} but {len(pairs)} pairs and "
+                     f"{dropped} dropped")
+    return probs
+
+
 SUMMARY_FIELDS = {
     "passed": want_int(0),
     "failed": want_int(0),
@@ -568,7 +607,7 @@ def check_records(rep):
         rep.problem(None, "no @json records")
         return
     dist = DIST_SINCE_FIELD in recs[0] and recs[0].get("type") == "env"
-    raws, timelines = {}, {}
+    raws, timelines, results = {}, {}, {}
     findings = []
     if recs[0].get("type") != "env":
         rep.problem(recs[0]["_line"], f"first record is {recs[0].get('type')!r}, not 'env'")
@@ -594,6 +633,8 @@ def check_records(rep):
             if findings:
                 rep.problem(n, "a result record after the findings record (they are "
                             "decided from every result before them)")
+            if _is_int(rec.get("seq")):
+                results[rec["seq"]] = rec
             tl = timelines.pop((rec.get("strategy"), rec.get("batch")), None) \
                 if rec.get("bench") == "reclaim" else None
             if tl is not None:
@@ -620,7 +661,10 @@ def check_records(rep):
             for p in check_fields(rec, FAULT_FIELDS):
                 rep.problem(n, f"fault: {p}")
         elif kind == "findings":
-            for p in check_fields(rec, FINDINGS_FIELDS):
+            later = {k: v for k, v in FINDINGS_LATER_FIELDS.items() if k in rec}
+            for p in check_fields(rec, dict(FINDINGS_FIELDS, **later)):
+                rep.problem(n, f"findings: {p}")
+            for p in check_findings_pairs(rec, results):
                 rep.problem(n, f"findings: {p}")
             if findings:
                 rep.problem(n, "a second findings record")
