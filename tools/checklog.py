@@ -469,13 +469,14 @@ class Report:
 
 def split_lines(data):
     """The log as text lines: bytes decoded 1:1 (latin-1, so that stray
-    bytes can be reported), \\r\\n or \\n endings removed."""
+    bytes can be reported), \\n endings and the \\r before them removed
+    (\\r\\n, and the \\r\\r\\n of a console saved from a pty)."""
     if isinstance(data, bytes):
         data = data.decode("latin-1")
     lines = data.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    return [ln.rstrip("\r") for ln in lines]
 
 
 def find_start(lines):
@@ -515,6 +516,8 @@ def parse_record(text):
         obj, end = dec.raw_decode(text)
     except ValueError as exc:
         return None, f"not valid JSON ({exc})"
+    except RecursionError:
+        return None, "JSON nested too deeply to read"
     if text[end:].strip():
         return None, f"text after the JSON object: {text[end:end + 20]!r}"
     if not isinstance(obj, dict):

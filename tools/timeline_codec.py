@@ -9,6 +9,10 @@ the results tools decode with this one.
 
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 _DIGIT = {c: i for i, c in enumerate(ALPHABET)}
+# The kernel's values are 64-bit: 13 characters of 5 bits hold any of them.
+# A longer run of continuation characters is not its encoding (and would
+# make one huge integer, growing by 5 bits a character: quadratic time).
+MAX_CHARS = 13
 
 
 class DecodeError(ValueError):
@@ -26,6 +30,8 @@ def decode(text):
             c = _DIGIT.get(text[i])
             if c is None:
                 raise DecodeError(f"{text[i]!r} is not in the alphabet")
+            if shift == 5 * MAX_CHARS:
+                raise DecodeError(f"a value longer than {MAX_CHARS} characters (64 bits)")
             z |= (c & 31) << shift
             shift += 5
             i += 1

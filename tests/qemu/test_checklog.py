@@ -106,6 +106,10 @@ class Api(unittest.TestCase):
         self.assertEqual(crlf.counts, {"PASS": 3, "FAIL": 0, "SKIP": 1, "INFO": 1})
         self.assertEqual(crlf.status, 0)
         self.assertEqual(crlf.env["boot"], "multiboot1")
+        # A console saved from a pty (LAVA's, script(1)'s): \r\r\n.
+        pty = checklog.check_log(text.replace("\n", "\r\r\n").encode("ascii"))
+        self.assertEqual(pty.problems, [])
+        self.assertEqual(pty.records, lf.records)
 
     def test_first_line_after_escapes_on_the_same_line(self):
         text = self.good_text().replace("shootdown v0.1", "\x1b[2J\x1b[01;01Hshootdown v0.1")
@@ -135,6 +139,22 @@ class Api(unittest.TestCase):
         self.assertEqual(checklog.parse_field("features.pcid=false"), ("features.pcid", False))
         rep = checklog.check_log(self.good_text(), expect_fields={"tsc_khz": True})
         self.assertRegex(rep.problems[0], "expected true")
+
+    def test_deep_json_is_a_problem_not_a_crash(self):
+        obj, why = checklog.parse_record('{"type":"result","x":' + "[" * 5000 + "]" * 5000 +
+                                         "}")
+        self.assertIsNone(obj)
+        self.assertIn("nested too deeply", why)
+
+    def test_a_timeline_value_longer_than_64_bits_is_refused_at_once(self):
+        import time
+        import timeline_codec
+        start = time.monotonic()
+        with self.assertRaisesRegex(timeline_codec.DecodeError, "longer than 13"):
+            timeline_codec.decode("z" * 1600000 + "0")
+        self.assertLess(time.monotonic() - start, 30.0)  # it took minutes: quadratic
+        big = [0, 2 ** 64 - 1, 0]
+        self.assertEqual(timeline_codec.decode(timeline_codec.encode(big)), big)
 
     def test_nan_is_not_json(self):
         obj, why = checklog.parse_record('{"type":"result","seq":1,"mean":NaN}')
