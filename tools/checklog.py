@@ -59,6 +59,7 @@ sys.dont_write_bytecode = True
 import verdictline  # noqa: E402
 from exitcodes import GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP  # noqa: E402
 import experiments  # noqa: E402  (the strategies, one list for the host tools)
+import record_types  # noqa: E402  (the typed reader)
 import timeline_codec  # noqa: E402  (the timeline records' encoding)
 
 PREFIXES = ("PASS: ", "FAIL: ", "SKIP: ", "INFO: ", "@json ", "SUMMARY: ", "EXIT: ")
@@ -568,6 +569,10 @@ def scan_lines(rep, lines, first):
                 rep.problem(n, "record after the summary record")
             if obj.get("type") == "summary":
                 summary_record_seen = True
+            typed = record_types.type_problem(obj)
+            if typed:
+                rep.problem(n, f"@json record not read: {typed}")
+                obj = {"type": record_types.UNREADABLE, "seq": obj.get("seq")}
             obj["_line"] = n
             rep.records.append(obj)
             rep.raw.append(line[6:])

@@ -17,6 +17,12 @@
 #                user without the packages; tools/install-deps.sh names
 #                them)
 #   fuzz-build   build build/fuzz/fuzz_T only
+#   host-fuzz   the host tools' reader (tests/fuzz/host_reader.py: every
+#                tools/shootdown.py subcommand on mutated logs, none may
+#                raise) for FUZZ_SECONDS; fuzz and fuzz-smoke run it too,
+#                fuzz-smoke for FUZZ_HOST_SMOKE_SECONDS (default 15), after
+#                replaying every input it ever broke on
+#                (tests/fuzz/host_corpus/)
 #   FUZZ_TARGETS=T... limits any of them to some targets; FUZZ_RUNS=N
 #   (make fuzz FUZZ_RUNS=1000000 FUZZ_SECONDS=3600) also stops each after
 #   N executions.
@@ -36,6 +42,8 @@ FUZZ_DIR := tests/fuzz
 FUZZ_OUT := build/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 3
+FUZZ_HOST_SMOKE_SECONDS ?= 15
+FUZZ_PYTHON ?= python3
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -73,12 +81,15 @@ $(FUZZ_OUT)/kstring.o: lib/kstring.c $(FUZZ_HDRS) $(FUZZ_DIR)/fuzz.mk
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Dkmemset=kstring_kmemset \
 		-Dkmemcpy=kstring_kmemcpy -c -o $@ $<
 
-.PHONY: fuzz fuzz-smoke fuzz-build fuzz-clean
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-clean host-fuzz
 fuzz-build: $(FUZZ_BINS)
 
 # Asked for by name, fuzzing without a fuzzer is an error; in make check
 # (fuzz-smoke) it is a SKIP that says what is missing.
-fuzz:
+host-fuzz:
+	$(FUZZ_PYTHON) $(FUZZ_DIR)/host_reader.py --seconds $(FUZZ_SECONDS)
+
+fuzz: host-fuzz
 	@tests/fuzz/run.sh --probe $(FUZZ_CC) || \
 		{ echo "fuzz: make fuzz cannot run without them"; exit 2; }
 	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) \
@@ -87,6 +98,7 @@ fuzz:
 		$(FUZZ_TARGETS)
 
 fuzz-smoke:
+	$(FUZZ_PYTHON) $(FUZZ_DIR)/host_reader.py --seconds $(FUZZ_HOST_SMOKE_SECONDS)
 	@if tests/fuzz/run.sh --probe $(FUZZ_CC); then \
 		$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) \
 			fuzz-build FUZZ_TARGETS="$(FUZZ_TARGETS)" && \

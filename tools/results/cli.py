@@ -256,9 +256,10 @@ def pre_split(argv):
     return argv, None
 
 
-def main(argv=None, allow_reexec=False):
-    """Entry point; returns the exit status."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+def dispatch(argv, allow_reexec=False):
+    """Runs one subcommand; returns its exit status. Input it cannot read
+    is InputError (exit 2); anything else raised is a bug (main's guard,
+    and the fuzz target that must never reach it: tests/fuzz/host_reader.py)."""
     if argv and argv[0] == "check":
         return checklog.main(argv[1:])
     if argv and argv[0] in ("lava", "lava-job"):
@@ -282,5 +283,27 @@ def main(argv=None, allow_reexec=False):
     except InputError as exc:
         print(f"shootdown.py {args.command}: {exc}", file=sys.stderr)
         return EXIT_INPUT
+
+
+def main(argv=None, allow_reexec=False):
+    """Entry point; returns the exit status: one line, never a traceback,
+    whatever the input (exit 2 where it cannot be read or written)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    name = "shootdown.py" + (f" {argv[0]}" if argv and not argv[0].startswith("-") else "")
+    try:
+        return dispatch(argv, allow_reexec)
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        print(f"{name}: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except (RecursionError, MemoryError) as exc:
+        print(f"{name}: input too large or too deeply nested to read "
+              f"({type(exc).__name__})", file=sys.stderr)
+        return EXIT_INPUT
+    except Exception as exc:  # noqa: BLE001 -- the last line: one line, exit 2
+        print(f"{name}: cannot read this input ({type(exc).__name__}: {exc}); "
+              "this is a bug of the tool: please report it with the file",
+              file=sys.stderr)
+        return EXIT_INPUT

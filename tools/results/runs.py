@@ -12,11 +12,29 @@ import json
 import os
 
 import checklog
+import record_types
 import verdictline
 
 
 class InputError(Exception):
     """A file that is not a log or a JSONL file of records (exit status 2)."""
+
+
+def keep_typed(run):
+    """Drops the records the tools cannot read (record_types.py), naming
+    each in problems (checklog has named a log's already)."""
+    kept = []
+    for rec in run.records:
+        if rec.get("type") == record_types.UNREADABLE:
+            continue
+        why = record_types.type_problem(rec)
+        if why:
+            run.problems.append(f"record {rec.get('seq', '?')} not read: {why}")
+        else:
+            kept.append(rec)
+    run.records = kept
+    if run.env is not None and all(run.env is not r for r in kept):
+        run.env = None
 
 
 class Verdict:
@@ -157,6 +175,7 @@ def load(path):
             raise InputError(f"{path}: no records and no verdicts in the log")
     else:
         run = load_jsonl(path, data)
+    keep_typed(run)
     attach_raw(run.records)
     return run
 
