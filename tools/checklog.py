@@ -569,10 +569,9 @@ def scan_lines(rep, lines, first):
                 rep.problem(n, "record after the summary record")
             if obj.get("type") == "summary":
                 summary_record_seen = True
-            typed = record_types.type_problem(obj)
-            if typed:
-                rep.problem(n, f"@json record not read: {typed}")
-                obj = {"type": record_types.UNREADABLE, "seq": obj.get("seq")}
+            for key, why in record_types.type_problems(obj):
+                rep.problem(n, f"@json {obj.get('type')!s:.20} record: {why}: not read")
+                del obj[key]
             obj["_line"] = n
             rep.records.append(obj)
             rep.raw.append(line[6:])

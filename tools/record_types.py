@@ -2,16 +2,17 @@
 type each must have (docs/output.md).
 
 checklog (the contract's reader, under every subcommand) asks it of every
-record: a record with a field of another type is a problem, and is kept
-only as a stub of type UNREADABLE (its seq kept, so that the records
-after it are not also called out of order), so that no check or
-subcommand meets a list where it reads a name, or a string where it adds
-numbers. The shape of each record type beyond these types is checklog's.
+record: a field of another type is a problem, and the field is not read
+(the record is kept without it, so that its seq, and the checks of its
+other fields, still count), so that no check or subcommand meets a list
+where it reads a name, or a string where it adds numbers. A result
+without what every result has is not read by the tools at all
+(runs.keep_typed). Ranges and the shape of each record beyond these
+types are checklog's.
 """
 
 import json
 
-UNREADABLE = "unreadable"
 _INT = (int,)
 _NUM = (int, float)
 _STR, _BOOL, _DICT, _LIST = (str,), (bool,), (dict,), (list,)
@@ -27,8 +28,9 @@ TYPES = {
     "timeline": ({"pages": _STR, "time": _STR, "reads": _LIST, "cpus_concurrent": _BOOL},
                  NUMBERS),
     "summary": ({}, NUMBERS),
+    "raw": ({"values": _LIST}, NUMBERS),
     "env": ({k: _STR for k in ("apic", "boot", "cmdline", "cpus_concurrent_why", "idle",
-                               "idle_requested", "loader", "microcode", "output", "run_id",
+                               "idle_requested", "loader", "output", "run_id",
                                "tsc_source", "version", "hypervisor")} |
             {k: _BOOL for k in ("apic_fence", "bringup_init_wait", "cpus_concurrent",
                                 "rdtsc_trapped", "tsc_invariant", "tsc_trusted")} |
@@ -48,26 +50,27 @@ def field_problem(key, v, want):
     """Why field key's value v is not of type want, or None."""
     if not isinstance(v, want) or (isinstance(v, bool) and bool not in want):
         return f"field {key!r} is {json.dumps(v)[:40]}, not {type_name(want)}"
-    # Counts and times are never negative; a loss (worker_*) may be.
-    if want in (_INT, _NUM) and v < 0 and not key.startswith("worker_"):
-        return f"field {key!r} is {v}, below 0"
     return None
 
 
-def type_problem(rec):
-    """Why rec cannot be read (a field of the wrong type, or a result
-    without what every result has), or None."""
+def type_problems(rec):
+    """[(field, why)]: the fields of rec of another type than theirs."""
     kind = rec.get("type")
-    if kind == "result":
-        missing = [k for k in RESULT_REQUIRED if k not in rec]
-        if missing:
-            return f"a result record without {', '.join(missing)}"
     named, rest = TYPES.get(kind, ({}, None)) if isinstance(kind, str) else ({}, None)
+    out = []
     for key, v in rec.items():
         want = COMMON_TYPES.get(key) or named.get(key) or (_NUM if rest == NUMBERS else None)
-        if want is None or (v is None and not (kind == "result" and key in RESULT_REQUIRED)):
+        if want is None or v is None:
             continue
         why = field_problem(key, v, want)
         if why:
-            return why
-    return None
+            out.append((key, why))
+    return out
+
+
+def missing_required(rec):
+    """What a result record lacks of what every result has, or None."""
+    if rec.get("type") != "result":
+        return None
+    missing = [k for k in RESULT_REQUIRED if rec.get(k) is None]
+    return f"a result record without {', '.join(missing)}" if missing else None

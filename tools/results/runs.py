@@ -21,13 +21,16 @@ class InputError(Exception):
 
 
 def keep_typed(run):
-    """Drops the records the tools cannot read (record_types.py), naming
-    each in problems (checklog has named a log's already)."""
+    """The records as the tools read them (record_types.py): a JSONL
+    file's fields of the wrong type dropped (a log's already are, by
+    checklog), and results without what every result has left out, each
+    named in problems."""
     kept = []
     for rec in run.records:
-        if rec.get("type") == record_types.UNREADABLE:
-            continue
-        why = record_types.type_problem(rec)
+        for key, why in record_types.type_problems(rec):
+            run.problems.append(f"record {rec.get('seq', '?')}: {why}: not read")
+            del rec[key]
+        why = record_types.missing_required(rec)
         if why:
             run.problems.append(f"record {rec.get('seq', '?')} not read: {why}")
         else:
