@@ -292,7 +292,7 @@ class Compare(unittest.TestCase):
                                     "which": IPI_RANGE}
             runs[f"fast{i + 1}"] = {"seed": 30 + i, "launch": f, "shift": 0.5,
                                     "which": IPI_RANGE}
-            runs[f"mild{i + 1}"] = {"seed": 50 + i, "shift": 1.3, "which": IPI_RANGE}
+            runs[f"mild{i + 1}"] = {"seed": 50 + i, "shift": 1.08, "which": IPI_RANGE}
         for i in range(3):
             runs[f"base{i + 1}"] = {"seed": 60 + i}
         for name, kw in runs.items():
@@ -343,7 +343,7 @@ class Compare(unittest.TestCase):
     def test_threshold_above_the_shift_calls_it_no_change(self):
         status, out, _ = self.sides("base", "mild")
         self.assertEqual(status, 1, out)
-        status, out, _ = self.sides("base", "mild", "--threshold", "40")
+        status, out, _ = self.sides("base", "mild", "--threshold", "10")
         self.assertEqual(status, 0, out)
         self.assertIn("overall: no significant change", out)
 
