@@ -25,6 +25,7 @@ the chance of calling any unchanged row different at alpha. The size of a
 change is a ratio of medians, with a percentile-bootstrap interval.
 """
 
+import functools
 import itertools
 import math
 import random
@@ -185,6 +186,7 @@ def t_two_sided_p(t, df):
     return min(1.0, betainc(df / 2.0, 0.5, df / (df + t * t)))
 
 
+@functools.lru_cache(maxsize=256)
 def t_quantile(p_two_sided, df):
     """The t with P(|T| >= t) = p_two_sided (bisection; t_{df, 1 - p/2})."""
     lo, hi = 0.0, 1.0
