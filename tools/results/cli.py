@@ -20,6 +20,7 @@ unless --status is given: then 1 when a verdict failed).
 
 import argparse
 import json
+import math
 import os
 import sys
 
@@ -39,6 +40,36 @@ def positive_float(text):
     v = float(text)
     if v <= 0:
         raise argparse.ArgumentTypeError(f"{text} is not > 0")
+    return v
+
+
+def number(text):
+    """A finite float from text, or argparse's error."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(v):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return v
+
+
+def threshold_pct(text):
+    """argparse type of compare's --threshold: a percentage in (0, 10]. A
+    gate that calls a change only from 11% on, or from 0, or never (NaN
+    compares false with everything), is no gate."""
+    v = number(text)
+    if not 0 < v <= 10:
+        raise argparse.ArgumentTypeError(f"{text} is not in (0, 10] (percent)")
+    return v
+
+
+def gate_alpha(text):
+    """argparse type of compare's --alpha: in (0, 0.5] (a gate that fails
+    an A/A comparison more often than not gates nothing)."""
+    v = number(text)
+    if not 0 < v <= 0.5:
+        raise argparse.ArgumentTypeError(f"{text} is not in (0, 0.5]")
     return v
 
 
@@ -77,11 +108,13 @@ def build_parser():
                    help="two files (A B), or A files -- B files")
     p.add_argument("--a", action="append", default=[], metavar="FILE", help="a run of side A")
     p.add_argument("--b", action="append", default=[], metavar="FILE", help="a run of side B")
-    p.add_argument("--threshold", type=float, default=5.0, metavar="PCT",
-                   help="smallest p50 change (percent) called slower or faster (default 5)")
-    p.add_argument("--alpha", type=probability, default=0.05,
-                   help="significance level, after Holm's correction (default 0.05); "
-                   "the test is over runs: one run a side is never significant")
+    p.add_argument("--threshold", type=threshold_pct, default=5.0, metavar="PCT",
+                   help="smallest change (percent, in (0, 10]) called slower or faster "
+                   "(default 5)")
+    p.add_argument("--alpha", type=gate_alpha, default=0.05,
+                   help="the gate's false-positive rate, in (0, 0.5], shared by the "
+                   "level test and the rows (Holm) (default 0.05); the test is over "
+                   "runs: one run a side is never significant")
     p.add_argument("--correction", choices=("holm", "none"), default="holm",
                    help="multiple-comparison correction over the rows (default holm)")
     p.add_argument("--bootstrap", type=int, default=2000, metavar="N",
@@ -160,8 +193,14 @@ def cmd_table(args):
 def cmd_compare(args, ap):
     """compare: the report, and the gating status."""
     a_files, b_files = split_sides(args, ap)
-    side_a = compare_mod.Side("A", load_all(a_files))
-    side_b = compare_mod.Side("B", load_all(b_files))
+    runs_a, runs_b = load_all(a_files), load_all(b_files)
+    for run in runs_a + runs_b:
+        why = run.unfinished()
+        if why:
+            raise InputError(f"{run.path}: {why}: not compared (a cut-off run's "
+                             "records are not a whole run)")
+    side_a = compare_mod.Side("A", runs_a)
+    side_b = compare_mod.Side("B", runs_b)
     cmp = compare_mod.Comparison(side_a, side_b, args)
     if not cmp.rows:
         print(cmp.render())

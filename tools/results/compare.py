@@ -2,29 +2,61 @@
 
 Each side is one or more runs (logs or JSONL files) of the same setup.
 Result records are joined on their configuration key (config.py). The run
-is the unit: the samples of one boot are not independent of that boot
-(launch-to-launch variance, up to about +-90% under TCG, dwarfs the
-spread within a run), so each run gives one number per configuration, its
-record's p50, and the test is over runs (stats.run_test: Student's t on
-the logs of the runs' p50s, variance pooled over both sides, df = runs -
-2). A row shows each side's p50 and p99 (geometric means over the side's
-runs), the change, a confidence interval of the p50 change from the same
-t, and the p-value, Holm-corrected over the rows tested. A row is:
+is the unit: the samples of one boot are not independent of that boot, so
+each run gives one number per configuration, its record's p50, and every
+test is over runs.
 
-  slower / faster        p < alpha after correction, and p50 moved by at
-                         least --threshold percent that way
+The launch effect. A boot under TCG (and on hardware, with its frequency,
+placement and firmware) comes out slower or faster as a whole: one run of
+five identical ones was 13% slower in every row. That is shared by the
+rows, so testing each row on its raw p50s tests the same launch luck over
+and over (an A/A test of 5 identical runs, 30 splits, flagged rows in 18
+and exited 1 in 9, though Holm promises 5%). So the model is
+
+    log p50[run, config] = config + level[run] + change[config] (B only) + noise
+
+and the two effects are tested apart:
+
+  level   each run's level is the median over the configurations every
+          run has (3 or more) of its log p50's deviation from that
+          configuration's mean over all runs (stats.run_levels). B's level
+          change, mean over B's runs less mean over A's, is tested by a
+          permutation test over runs (exact for exchangeable runs, which
+          identical runs are, whatever the launch distribution; with 5 a
+          side its smallest p is 2/252) and shown with Student's t
+          interval, on its own line: "level: B's level is X% [lo, hi]
+          slower overall, p P".
+  rows    each run's log p50s less its level: a row's change relative to
+          its runs' levels ("d rel"), Student's t over runs (variance
+          pooled over both sides, df = runs - 2), Holm-corrected over the
+          rows. The median keeps a change confined to a few rows from
+          moving the level, so it does not show up with the opposite sign
+          in the others.
+
+With fewer than 3 configurations in every run there is no level to take
+out and the rows are tested on their raw log p50s. Alpha is split when the
+level is testable at all (its smallest p at most alpha / 2: 4 + 4 runs and
+more): alpha / 2 for the level, alpha / 2 for the rows (Holm), so the
+whole gate keeps its false-positive rate at alpha; otherwise the rows have
+all of it. A verdict:
+
+  slower / faster        p < its alpha (rows: after Holm), and the change
+                         tested (rows: d rel; level: the level change) is
+                         at least --threshold percent that way
   no significant change  otherwise
-  cannot tell            one run a side: the change is shown, but launch
-                         variance cannot be told from it, so it is never
-                         called significant
+  cannot tell            one run a side, or every run gave the same value
+                         (zero spread): the change is shown, never called
+                         significant
 
-Overall: slower if any row is slower, else faster if any is faster, else
-no significant change; "cannot tell" when no row could be tested. Exit
-status: 0 no significant slowdown (cannot tell included), 1 at least one
-row significantly slower by the threshold or more, 2 bad input.
+Overall: slower if the level or any row is slower, else faster if either
+is faster, else no significant change; "cannot tell" when nothing could
+be tested. Exit status: 0 no significant slowdown (cannot tell included),
+1 the level or a row significantly slower by the threshold or more, 2 bad
+input (cli.py: a file unreadable, or a run that did not finish).
 """
 
 import json
+import math
 
 import stats
 from config import config_key, describe, plain
@@ -32,7 +64,11 @@ from tables import format_table
 
 SLOWER, FASTER, SAME = "slower", "faster", "no significant change"
 CANNOT_TELL = "cannot tell (one run a side)"
+CANNOT_TELL_ZERO = "cannot tell (zero spread)"
+# Fewer configurations in every run than this: no level is taken out.
+MIN_LEVEL_CONFIGS = 3
 UNKNOWN = "cannot tell: " + stats.ONE_RUN
+UNKNOWN_ZERO = "cannot tell: " + stats.ZERO_SPREAD
 # Env fields whose difference makes a comparison suspect, with a label.
 ENV_FIELDS = (("cpu.vendor", "CPU vendor"), ("cpu.brand", "CPU model"),
               ("cpu.family", "CPU family"), ("cpu.model", "CPU model number"),
@@ -72,6 +108,7 @@ class Row:
         self.a50, self.b50 = side_stat(self.a_runs, "p50"), side_stat(self.b_runs, "p50")
         self.a99, self.b99 = side_stat(self.a_runs, "p99"), side_stat(self.b_runs, "p99")
         self.d50, self.d99 = pct(self.a50, self.b50), pct(self.a99, self.b99)
+        self.rel = None       # the change tested: relative to the runs' levels
         self.kind = None      # "t" when tested
         self.p = self.p_adj = None
         self.ci = None
@@ -98,14 +135,15 @@ class Row:
 
 
 def per_run(recs, row):
-    """One entry per run: {"p50": .., "p99": ..} (the median over the run's
-    records of this key, should a run hold it twice)."""
-    by_run = {}
+    """One entry per run: {"run": Run, "p50": .., "p99": ..} (the median
+    over the run's records of this key, should a run hold it twice)."""
+    by_run, runs = {}, {}
     for run, rec in recs:
         by_run.setdefault(id(run), []).append(rec)
+        runs[id(run)] = run
     out = []
-    for rs in by_run.values():
-        ent = {}
+    for rid, rs in by_run.items():
+        ent = {"run": runs[rid]}
         for stat in ("p50", "p99"):
             vals = [r[row.field(stat)] for r in rs if isinstance(r.get(row.field(stat)),
                                                                  (int, float))]
@@ -130,33 +168,129 @@ def pct(a, b):
     return (b / a - 1.0) * 100.0
 
 
-def test_row(row, opts):
-    """The run-level test of one row; leaves the verdict for judge()."""
-    a = [r["p50"] for r in row.a_runs]
-    b = [r["p50"] for r in row.b_runs]
-    if any(v is None or v <= 0 for v in a + b):
+def positive_p50s(runs):
+    """The runs' p50s, or None when one is missing or not positive."""
+    vals = [r["p50"] for r in runs]
+    return None if any(v is None or v <= 0 for v in vals) else vals
+
+
+def test_row(row, opts, levels):
+    """The run-level test of one row on its log p50s less each run's level
+    (levels: {id(run): level}, empty for none); leaves the verdict for
+    judge()."""
+    a, b = positive_p50s(row.a_runs), positive_p50s(row.b_runs)
+    if a is None or b is None:
         row.notes.append("a p50 that is not positive: not tested")
         return
-    res = stats.run_test(a, b, confidence=1.0 - opts.alpha)
+    own = lambda runs: [math.log(r["p50"]) - levels.get(id(r["run"]), 0.0)  # noqa: E731
+                        for r in runs]
+    res = stats.log_test(own(row.a_runs), own(row.b_runs), confidence=1.0 - opts.alpha)
+    row.rel = res.change_pct
+    if res.why == stats.ZERO_SPREAD:
+        row.verdict = CANNOT_TELL_ZERO
     if res.df is None:
         return
     row.kind, row.p, row.ci, row.df = "t", res.p, res.ci, res.df
 
 
-def judge(rows, opts):
+def verdict(p, alpha, change, threshold):
+    """slower / faster / no significant change for one tested change."""
+    if p < alpha and change is not None and change >= threshold:
+        return SLOWER
+    if p < alpha and change is not None and change <= -threshold:
+        return FASTER
+    return SAME
+
+
+def judge(rows, opts, alpha):
     """Holm-corrects the p-values and gives every tested row its verdict."""
     adjusted = stats.holm([r.p for r in rows]) if opts.correction == "holm" else \
         [r.p for r in rows]
     for row, p_adj in zip(rows, adjusted):
         row.p_adj = p_adj
-        if p_adj is None:
-            row.verdict = CANNOT_TELL
-        elif p_adj < opts.alpha and row.d50 is not None and row.d50 >= opts.threshold:
-            row.verdict = SLOWER
-        elif p_adj < opts.alpha and row.d50 is not None and row.d50 <= -opts.threshold:
-            row.verdict = FASTER
-        else:
-            row.verdict = SAME
+        if p_adj is not None:
+            row.verdict = verdict(p_adj, alpha, row.rel, opts.threshold)
+
+
+class Level:
+    """The launch effect: each run's level, and B's level change tested
+    over runs.
+
+    by_run:   {id(run): level} (log scale), empty when not separated.
+    configs:  how many configurations every run has (the level's basis).
+    change:   B's level change in percent, or None; ci its t interval.
+    p:        the permutation p (the gate's), p_t Student's t's, or None.
+    splits:   how many splits the permutation test dealt.
+    alpha:    the level's share of alpha (None: not testable at these
+              run counts, the rows have all of it).
+    why:      why there is no level or no test, else None.
+    """
+
+    def __init__(self, a, b, rows, opts):
+        self.by_run, self.change, self.ci, self.p, self.p_t = {}, None, None, None, None
+        self.splits, self.alpha, self.why, self.verdict = 0, None, None, CANNOT_TELL
+        runs = [(r, "a") for r in a.runs] + [(r, "b") for r in b.runs]
+        full = [row for row in rows if len(row.a_runs) == len(a.runs) and
+                len(row.b_runs) == len(b.runs) and positive_p50s(row.a_runs) and
+                positive_p50s(row.b_runs)]
+        self.configs = len(full)
+        if self.configs < MIN_LEVEL_CONFIGS:
+            self.why = (f"{self.configs} configuration(s) in every run: fewer than "
+                        f"{MIN_LEVEL_CONFIGS}, so no level is taken out")
+            return
+        table = [[math.log(p50_of(row, run)) for row in full] for run, _ in runs]
+        levels = stats.run_levels(table)
+        self.by_run = {id(run): lv for (run, _), lv in zip(runs, levels)}
+        la = [lv for (_, side), lv in zip(runs, levels) if side == "a"]
+        lb = [lv for (_, side), lv in zip(runs, levels) if side == "b"]
+        self.test(la, lb, opts)
+
+    def test(self, la, lb, opts):
+        """The level change: t for the interval, permutation for p."""
+        res = stats.log_test(la, lb, confidence=1.0 - opts.alpha)
+        self.change = res.change_pct
+        if res.df is None:
+            self.why = res.why
+            self.verdict = CANNOT_TELL_ZERO if res.why == stats.ZERO_SPREAD else CANNOT_TELL
+            return
+        self.ci, self.p_t = res.ci, res.p
+        if stats.smallest_permutation_p(len(la), len(lb)) > opts.alpha / 2:
+            self.why = (f"{len(la)} + {len(lb)} runs: too few for the permutation "
+                        "test to reach alpha / 2, so the level is not tested (4 + 4 or "
+                        "more)")
+            return
+        self.alpha = opts.alpha / 2
+        self.p, self.splits = stats.permutation_p(la, lb)
+        self.verdict = verdict(self.p, self.alpha, self.change, opts.threshold)
+
+    def line(self):
+        """The level line of the report."""
+        if not self.by_run:
+            return f"level: not separated: {self.why}"
+        way = "slower" if self.change >= 0 else "faster"
+        text = f"level: B's level is {abs(self.change):.1f}% "
+        if self.ci:
+            text += f"[{self.ci[0]:+.1f}, {self.ci[1]:+.1f}] "
+        text += f"{way} overall ({self.configs} configurations in every run)"
+        if self.p is not None:
+            return (text + f", p {fmt_p(self.p)} (permutation over {self.splits} splits "
+                    f"of the runs; Student's t: p {fmt_p(self.p_t)}), alpha "
+                    f"{self.alpha:g}: {self.verdict}")
+        return text + f": {self.verdict if self.why is None else 'not tested: ' + self.why}"
+
+    def as_json(self):
+        return {"separated": bool(self.by_run), "configurations": self.configs,
+                "change_pct": self.change, "ci_pct": list(self.ci) if self.ci else None,
+                "p": self.p, "p_t": self.p_t, "splits": self.splits, "alpha": self.alpha,
+                "verdict": self.verdict if self.by_run else None, "why": self.why}
+
+
+def p50_of(row, run):
+    """The p50 one run gave this row."""
+    for ent in row.a_runs + row.b_runs:
+        if ent["run"] is run:
+            return ent["p50"]
+    raise KeyError(run.name)
 
 
 def get_path(obj, path):
@@ -234,28 +368,31 @@ class Comparison:
         self.a, self.b, self.opts = a, b, opts
         self.warnings = env_warnings(a, b)
         self.rows, self.only_a, self.only_b = join(a, b, opts.bench)
+        self.level = Level(a, b, self.rows, opts)
         for row in self.rows:
             row.notes += emulation_notes(row)
-            test_row(row, opts)
-        judge(self.rows, opts)
+            test_row(row, opts, self.level.by_run)
+        # The level's share of alpha, when it has one, is the rows' loss.
+        self.row_alpha = opts.alpha - (self.level.alpha or 0.0)
+        judge(self.rows, opts, self.row_alpha)
 
     def count(self, verdict):
         return sum(1 for r in self.rows if r.verdict == verdict)
 
     def overall(self):
         """The verdict over every row."""
-        if self.rows and all(r.p is None for r in self.rows):
-            return UNKNOWN
-        if self.count(SLOWER):
+        if self.rows and all(r.p is None for r in self.rows) and self.level.p is None:
+            return UNKNOWN if self.count(CANNOT_TELL) else UNKNOWN_ZERO
+        if self.count(SLOWER) or self.level.verdict == SLOWER:
             return SLOWER
-        if self.count(FASTER):
+        if self.count(FASTER) or self.level.verdict == FASTER:
             return FASTER
         return SAME
 
     def status(self):
-        """0: no significant slowdown; 1: a row is significantly slower by
-        at least the threshold."""
-        return 1 if self.count(SLOWER) else 0
+        """0: no significant slowdown; 1: the level or a row is
+        significantly slower by at least the threshold."""
+        return 1 if self.overall() == SLOWER else 0
 
     def summary(self):
         """The overall line."""
@@ -263,17 +400,23 @@ class Comparison:
         others = ""
         if self.only_a or self.only_b:
             others = f"; {len(self.only_a)} only in A, {len(self.only_b)} only in B"
-        if self.overall() == UNKNOWN:
+        if self.overall() in (UNKNOWN, UNKNOWN_ZERO):
             moved = sorted(r.d50 for r in self.rows if r.d50 is not None)
             spread = (f"; p50 changes {moved[0]:+.1f}% to {moved[-1]:+.1f}%, median "
-                      f"{stats.median(moved):+.1f}%: run each side several times (3 or more)"
-                      if moved else "")
-            return f"overall: {UNKNOWN} ({len(self.rows)} configurations{spread}){others}"
+                      f"{stats.median(moved):+.1f}%" if moved else "")
+            if moved and self.overall() == UNKNOWN:
+                spread += ": run each side several times (5 or more)"
+            return f"overall: {self.overall()} ({len(self.rows)} configurations{spread}){others}"
         text = (f"overall: {self.overall()} ({len(self.rows)} configurations: "
                 f"{self.count(SLOWER)} slower, {self.count(FASTER)} faster, "
                 f"{self.count(SAME)} no significant change")
-        if len(tested) < len(self.rows):
-            text += f", {len(self.rows) - len(tested)} cannot tell: in one run a side only"
+        one, zero = self.count(CANNOT_TELL), self.count(CANNOT_TELL_ZERO)
+        if one:
+            text += f", {one} cannot tell: in one run a side only"
+        if zero:
+            text += f", {zero} cannot tell: zero spread"
+        if self.level.verdict in (SLOWER, FASTER):
+            text += f"; level {self.level.verdict}"
         return text + ")" + others
 
     def table_rows(self):
@@ -283,7 +426,7 @@ class Comparison:
             ci = "-" if r.ci is None else f"[{r.ci[0]:+.1f}, {r.ci[1]:+.1f}]"
             p = "-" if r.p_adj is None else fmt_p(r.p_adj)
             out.append([r.bench, r.describe(), r.runs, fmt_val(r.a50), fmt_val(r.b50),
-                        fmt_pct(r.d50), ci, fmt_val(r.a99), fmt_val(r.b99),
+                        fmt_pct(r.d50), fmt_pct(r.rel), ci, fmt_val(r.a99), fmt_val(r.b99),
                         fmt_pct(r.d99), p, r.verdict])
         return out
 
@@ -297,19 +440,23 @@ class Comparison:
         lines += [f"warning: {w}" for w in self.warnings]
         units = sorted({r.unit for r in self.rows}) or ["ns"]
         tested = sum(1 for r in self.rows if r.p is not None)
+        own = "less each run's level" if self.level.by_run else "(no level taken out)"
+        split = f", rows {self.row_alpha:g}" if self.level.alpha else ""
         lines.append(
-            f"threshold {o.threshold:g}%, alpha {o.alpha:g}"
+            f"threshold {o.threshold:g}%, alpha {o.alpha:g}{split}"
             + (f" (Holm over {tested} tested rows)" if o.correction == "holm" and tested else "")
             + f"; times in {'/'.join(units)}; the run is the unit: "
-            + ("p and CI: Student's t over the runs' log p50s (variance pooled over "
-               f"both sides, df = runs - 2; CI {100 * (1 - o.alpha):g}% of the p50 change)"
-               if tested else "one run a side, so nothing is tested"))
+            + (f"rows' p and CI: Student's t over the runs' log p50s {own} (variance "
+               "pooled over both sides, df = runs - 2; CI "
+               f"{100 * (1 - o.alpha):g}% of d rel, the change relative to the level)"
+               if tested else "nothing is tested (one run a side, or zero spread)"))
+        lines.append(self.level.line())
         lines.append("")
-        headers = ["bench", "configuration", "runs", "p50 A", "p50 B", "d p50", "CI p50 %",
-                   "p99 A", "p99 B", "d p99", "p", "verdict"]
+        headers = ["bench", "configuration", "runs", "p50 A", "p50 B", "d p50", "d rel",
+                   "CI rel %", "p99 A", "p99 B", "d p99", "p", "verdict"]
         lines.append(format_table(headers, self.table_rows(),
-                                  right=(2, 3, 4, 5, 7, 8, 9, 10)))
-        untested = [r for r in self.rows if r.p is None]
+                                  right=(2, 3, 4, 5, 6, 8, 9, 10, 11)))
+        untested = [r for r in self.rows if r.verdict == CANNOT_TELL]
         if untested:
             lines.append("")
             lines.append(f"note: {len(untested)} of {len(self.rows)} configurations have one "
@@ -336,11 +483,13 @@ class Comparison:
         """The rows and the verdict as one JSON object (for --json)."""
         return {
             "threshold_pct": self.opts.threshold, "alpha": self.opts.alpha,
+            "alpha_rows": self.row_alpha, "level": self.level.as_json(),
             "warnings": self.warnings, "overall": self.overall(), "status": self.status(),
             "rows": [{"key": {f: plain(v) for f, v in r.key}, "unit": r.unit,
                       "p50_a": r.a50, "p50_b": r.b50, "p99_a": r.a99, "p99_b": r.b99,
                       "delta_p50_pct": r.d50, "delta_p99_pct": r.d99,
-                      "ci_p50_pct": list(r.ci) if r.ci else None, "p": r.p,
+                      "delta_rel_pct": r.rel, "ci_rel_pct": list(r.ci) if r.ci else None,
+                      "p": r.p,
                       "p_adjusted": r.p_adj, "test": r.kind, "df": r.df,
                       "runs_a": len(r.a_runs), "runs_b": len(r.b_runs), "verdict": r.verdict,
                       "notes": r.notes} for r in self.rows],

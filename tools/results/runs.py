@@ -57,6 +57,7 @@ class Run:
     verdicts:   Verdict objects, in order (logs only; JSONL has none).
     problems:   what checklog (or the JSONL reader) found wrong.
     status:     the log's EXIT status, or None.
+    summary:    True when the log has its SUMMARY line (logs only).
     """
 
     def __init__(self, path, kind):
@@ -68,6 +69,23 @@ class Run:
         self.verdicts = []
         self.problems = []
         self.status = None
+        self.summary = False
+
+    def unfinished(self):
+        """Why the run did not finish, or None when it did. A log finished
+        when it has its SUMMARY line and an EXIT: STATUS= line (whatever
+        the status: a run with failures still ran to its end). A JSONL
+        file has neither: it finished when it holds the summary record,
+        which the kernel prints last (docs/output.md)."""
+        if self.kind == "jsonl":
+            if not any(r.get("type") == "summary" for r in self.records):
+                return "no summary record (the kernel writes it last): the run did not finish"
+            return None
+        if not self.summary:
+            return "no SUMMARY line: the run did not finish"
+        if self.status is None:
+            return "no EXIT: STATUS= line: the run did not finish"
+        return None
 
     def results(self, bench=None):
         """The result records (of one bench if given), in order."""
@@ -113,6 +131,7 @@ def load_log(path, data):
     run.records, run.env, run.status = rep.records, rep.env, rep.status
     run.problems = list(rep.problems)
     run.verdicts = [v for v in map(split_verdict, rep.lines) if v]
+    run.summary = any(line.startswith("SUMMARY: ") for line in rep.lines)
     return run
 
 

@@ -8,7 +8,11 @@ differ from boot to boot too. So a change is judged on one number per run
 Student's t on the logs of the runs' p50s (run_test: two sides, pooled
 variance; paired_test: the ratio of two strategies within each run). With
 one run a side there is no estimate of the launch-to-launch variance at
-all, and nothing is called significant.
+all, and nothing is called significant; nor when every run gave the same
+value (zero spread: no p, no interval). A launch effect shared by every
+configuration of a boot is taken out by run_levels (compare divides each
+run by its own level before testing rows), and the level itself is
+tested distribution-free over runs (permutation_p).
 
 The sample-level tools below (kept for reading one run's distribution):
 latencies are far from normal (a long tail of interrupts and, under TCG,
@@ -21,6 +25,8 @@ the chance of calling any unchanged row different at alpha. The size of a
 change is a ratio of medians, with a percentile-bootstrap interval.
 """
 
+import functools
+import itertools
 import math
 import random
 
@@ -180,6 +186,7 @@ def t_two_sided_p(t, df):
     return min(1.0, betainc(df / 2.0, 0.5, df / (df + t * t)))
 
 
+@functools.lru_cache(maxsize=256)
 def t_quantile(p_two_sided, df):
     """The t with P(|T| >= t) = p_two_sided (bisection; t_{df, 1 - p/2})."""
     lo, hi = 0.0, 1.0
@@ -212,9 +219,11 @@ class RunTest:
         self.p = self.ci = None
         if df is None:
             return
-        if se == 0.0:
-            self.p = 1.0 if log_diff == 0.0 else 0.0
-            self.ci = (self.change_pct, self.change_pct)
+        if se < ZERO_SE:
+            # Identical values in every run: no spread to weigh the change
+            # against, so no p and no interval (a zero-width interval
+            # would claim a certainty the runs cannot give).
+            self.df, self.why = None, ZERO_SPREAD
             return
         self.p = t_two_sided_p(log_diff / se, df)
         half = t_quantile(1.0 - confidence, df) * se
@@ -223,6 +232,10 @@ class RunTest:
 
 
 ONE_RUN = "one run a side: launch-to-launch variance cannot be told from a change"
+ZERO_SPREAD = "zero spread: every run gave the same value, so no spread to test against"
+# A standard error below this (on the log scale: a ratio of 1 + 1e-9) is
+# the rounding of identical values, not a spread.
+ZERO_SE = 1e-9
 ONE_RUN_PAIRED = "one run: launch-to-launch variance cannot be told from a difference"
 
 
@@ -241,8 +254,13 @@ def run_test(a_values, b_values, confidence=0.95):
     the logs (launch variance is a factor, not an offset): df = runs - 2,
     so one side with one run is testable against a side with several (its
     launch variance is then taken to be the other's), one run a side is
-    not (RunTest.why says so)."""
-    la, lb = _logs(a_values), _logs(b_values)
+    not (RunTest.why says so); nor are runs that all gave one value."""
+    return log_test(_logs(a_values), _logs(b_values), confidence)
+
+
+def log_test(la, lb, confidence=0.95):
+    """run_test on values already on the log scale (such as log p50s less
+    their run's level: compare's rows)."""
     diff = sum(lb) / len(lb) - sum(la) / len(la)
     df = len(la) + len(lb) - 2
     if df < 1:
@@ -279,3 +297,49 @@ def mean_ci(values, confidence=0.95):
     half = t_quantile(1.0 - confidence, len(values) - 1) * \
         math.sqrt(_ss(values) / (len(values) - 1)) / math.sqrt(len(values))
     return mean, mean - half, mean + half
+
+
+# --- the launch effect ---------------------------------------------------------
+
+def run_levels(table):
+    """Each run's level: table is one list per run of log values, the same
+    configurations in the same order in every run. A configuration's
+    deviations are taken from its mean over all runs; a run's level is
+    the median of its deviations. A median, so that a change confined to
+    fewer than half the configurations does not move the level (and so
+    does not show up, with the opposite sign, in every other row)."""
+    ncols = len(table[0])
+    means = [sum(run[c] for run in table) / len(table) for c in range(ncols)]
+    return [median([run[c] - means[c] for c in range(ncols)]) for run in table]
+
+
+def permutation_p(a, b, max_splits=20000, seed=1):
+    """(p, splits): the two-sided permutation test of mean(b) - mean(a)
+    over every way to deal the pooled values into sides of these sizes
+    (a seeded sample of max_splits of them when there are more). Exact
+    whatever the distribution when the runs are exchangeable, which is
+    what identical runs are: of all splits of a set of identical runs, at
+    most alpha of them give p <= alpha. The smallest p it can give is
+    smallest_permutation_p(len(a), len(b))."""
+    pooled, na = list(a) + list(b), len(a)
+    total = sum(pooled)
+    n = len(pooled)
+
+    def diff(idx_a):
+        sa = sum(pooled[i] for i in idx_a)
+        return (total - sa) / (n - na) - sa / na
+
+    observed = abs(diff(range(na))) * (1 - 1e-9) - 1e-12
+    if math.comb(n, na) <= max_splits:
+        splits = list(itertools.combinations(range(n), na))
+    else:
+        rng = random.Random(seed)
+        splits = [tuple(range(na))] + [rng.sample(range(n), na) for _ in range(max_splits - 1)]
+    hits = sum(1 for s in splits if abs(diff(s)) >= observed)
+    return hits / len(splits), len(splits)
+
+
+def smallest_permutation_p(na, nb):
+    """The smallest p permutation_p can give with these side sizes (the
+    observed split and, with equal sides, its mirror image)."""
+    return (2 if na == nb else 1) / math.comb(na + nb, na)
