@@ -10,6 +10,8 @@
 
 struct acpi_info;
 
+#define TSC_CPUID_SAMPLES 32
+
 struct tsc_freq {
 	uint64_t khz;	    /* 0: unknown */
 	const char *source; /* tsc_src_name() of the chosen one, or "none" */
@@ -24,6 +26,11 @@ struct tsc_freq {
 	/* Median TSC cycles between two back-to-back RDTSCs. */
 	uint64_t rdtsc_cycles;
 	bool rdtsc_trapped; /* rdtsc_cycles > TSC_RDTSC_TRAPPED_CYCLES */
+	/*
+	 * Median TSC cycles of CPUID leaf 0 (of TSC_CPUID_SAMPLES), RDTSC's
+	 * cost taken off: a VM exit's cost under a hypervisor.
+	 */
+	uint64_t cpuid_cycles;
 	uint64_t crosscheck_cycles; /* how long tsc_crosscheck() took */
 };
 

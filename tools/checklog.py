@@ -238,6 +238,7 @@ ENV_LATER_FIELDS = {
     "tsc_estimates": want_object({k: want_int(1, nullable=True) for k in TSC_SOURCES}),
     "rdtsc_cycles": want_int(0),
     "rdtsc_trapped": want_bool(),
+    "cpuid_cycles": want_int(0),
     "cpus_concurrent": want_bool(),
     "cpus_concurrent_why": want_str(nonempty=True),
     "cpus_concurrent_permille": want_int(0),
