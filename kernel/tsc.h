@@ -48,9 +48,10 @@ void tsc_calibrate(void);
  * After ACPI is read (smp_init) and before anything prints a time: times
  * three 50 ms windows with every clock there is (PIT, ACPI PM timer,
  * HPET) at once, reads the declared rates, and sets tsc_freq.khz to the
- * estimate tsc_choose() picks. Also measures the cost of RDTSC. Takes
- * about 160 ms. map_mmio maps an HPET or a memory-mapped PM timer
- * uncached (NULL when it cannot): the page tables are mm's, a floor up.
+ * estimate tsc_choose() picks. Also measures the cost of RDTSC and of
+ * CPUID (env cpuid_cycles). Takes about 160 ms. map_mmio maps an HPET or
+ * a memory-mapped PM timer uncached (NULL when it cannot): the page
+ * tables are mm's, a floor up.
  */
 void tsc_crosscheck(const struct acpi_info *ai,
 		    void *(*map_mmio)(uint64_t pa, size_t len));
