@@ -26,6 +26,8 @@
  * CPUs the harness targets; every hypervisor intercepts it (Intel VMX
  * exits on CPUID unconditionally), and an exit and entry take 1000
  * cycles or more. 500 sits between the two with room on either side.
+ * Seen on one host: QEMU TCG 25 to 49 (its own clock), kvm-pvm 7056
+ * (RDTSC trapped too, at 11147); both set the hypervisor bit.
  */
 #define CAVEATS_CPUID_VM_CYCLES 500
 

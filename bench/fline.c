@@ -19,7 +19,7 @@ static bool put(struct fline *l, const char *s, size_t n)
 	return whole;
 }
 
-static void puts_(struct fline *l, const char *s)
+static void put_str(struct fline *l, const char *s)
 {
 	put(l, s, strlen(s));
 }
@@ -29,13 +29,13 @@ static void start(struct fline *l)
 {
 	l->len = 0;
 	l->buf[0] = '\0';
-	puts_(l, l->head);
+	put_str(l, l->head);
 	if (l->lines)
-		puts_(l, ", continued");
-	puts_(l, ": ");
+		put_str(l, ", continued");
+	put_str(l, ": ");
 	if (l->caveat[0]) {
-		puts_(l, l->caveat);
-		puts_(l, ": ");
+		put_str(l, l->caveat);
+		put_str(l, ": ");
 	}
 	l->body = l->len;
 }

@@ -334,6 +334,13 @@ FINDINGS_FIELDS = {
                                    rows=lambda v: None if isinstance(v, list) else
                                    "must be a list")),
 }
+# Findings fields that logs of older builds do not have: checked where present.
+FINDINGS_LATER_FIELDS = {
+    "caveats": _CAVEATS["not_hardware"],
+    "cpus_concurrent_after": want_bool(nullable=True),
+    "cpus_concurrent_after_why": want_str(nonempty=True),
+    "cpus_concurrent_after_permille": want_int(0),
+}
 SUMMARY_FIELDS = {
     "passed": want_int(0),
     "failed": want_int(0),
@@ -621,7 +628,8 @@ def check_records(rep):
             for p in check_fields(rec, FAULT_FIELDS):
                 rep.problem(n, f"fault: {p}")
         elif kind == "findings":
-            for p in check_fields(rec, FINDINGS_FIELDS):
+            later = {k: v for k, v in FINDINGS_LATER_FIELDS.items() if k in rec}
+            for p in check_fields(rec, dict(FINDINGS_FIELDS, **later)):
                 rep.problem(n, f"findings: {p}")
             if findings:
                 rep.problem(n, "a second findings record")
