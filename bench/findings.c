@@ -6,35 +6,17 @@
  */
 #include "bench/findings.h"
 #include "bench/ceiling_run.h"
-#include "kernel/cpu.h"
 #include "kernel/report.h"
-#include "kernel/tsc.h"
 #include "lib/json.h"
 #include "lib/printf.h"
-#include "lib/string.h"
 #include "smp/concurrency.h"
-#include "smp/percpu.h"
 
-#define TCG_SIGNATURE "TCGTCGTCGTCG"
-#define LINE	      400
+#define LINE 400
 
-void findings_machine_here(struct findings_machine *m)
-{
-	bool tcg =
-		cpu_info.hypervisor && !strcmp(cpu_info.hv_sig, TCG_SIGNATURE);
-
-	*m = (struct findings_machine){
-		.tcg = tcg,
-		.hypervisor = cpu_info.hypervisor && !tcg,
-		.rdtsc_trapped = tsc_freq.rdtsc_trapped,
-		.invlpgb_cpuid = cpu_info.invlpgb_cpuid,
-		/* One CPU has nobody to take turns with. */
-		.not_concurrent = cpumask_count(&cpus_online) > 1 &&
-				  !cpus_run_concurrently(),
-	};
-}
-
-/* Appends to a line being built; never past its end. */
+/*
+ * Appends to a line being built; never past its end. print_ceiling's
+ * builder: the other findings are bench/fline.h's (caveat first, wrapped).
+ */
 struct line {
 	char buf[LINE];
 	size_t len;
@@ -61,49 +43,11 @@ static void add(struct line *l, const char *fmt, ...)
 /* ": not a hardware answer here: TAG, TAG" or nothing. */
 static void add_caveats(struct line *l, unsigned int caveats)
 {
-	char text[128];
+	char text[CAVEATS_TEXT];
 
 	if (caveats)
 		add(l, ": %s",
 		    findings_caveats_text(caveats, text, sizeof(text)));
-}
-
-static void x100(struct line *l, uint64_t v)
-{
-	add(l, "%llu.%02llu", (unsigned long long)(v / 100),
-	    (unsigned long long)(v % 100));
-}
-
-static void print_crossover(const struct findings_crossover *c)
-{
-	struct line l = {0};
-
-	add(&l, "findings: crossover (%s vs %s): ", c->ipi, c->invlpgb);
-	if (c->no_data) {
-		report_info("%sno data: %s", l.buf, c->no_data);
-		return;
-	}
-	add(&l,
-	    "%zu cells, one run, not tested; the fewest targets at which "
-	    "INVLPGB is faster at the point estimates:",
-	    c->cells);
-	for (size_t i = 0; i < c->nfrontier; i++) {
-		unsigned long long pages = c->frontier[i].pages;
-
-		add(&l, "%s %llu page%s: ", i ? "," : "", pages,
-		    pages == 1 ? "" : "s");
-		if (c->frontier[i].lean)
-			add(&l, "%llu",
-			    (unsigned long long)c->frontier[i].lean_from);
-		else
-			add(&l, "none");
-	}
-	add(&l,
-	    "; Linux's rule (INVLPGB from 4 active CPUs) picks the slower "
-	    "way in %zu of %zu",
-	    c->linux_slower, c->cells);
-	add_caveats(&l, c->caveats);
-	report_info("%s", l.buf);
 }
 
 /* "K", "<=K" or ">K" (bench/ceiling.h). */
@@ -146,90 +90,19 @@ static void print_ceiling(const struct ceiling_answer *c)
 	report_info("%s", l.buf);
 }
 
-static void print_irqs(const struct findings_irqs *q)
+static void json_tags(struct json *j, const char *key, unsigned int caveats)
 {
-	struct line l = {0};
-
-	if (!q->have) {
-		report_info("findings: interrupts per GiB paged out: no data: "
-			    "no per-page and batch 512 reclaim records");
-		return;
-	}
-	add(&l,
-	    "findings: interrupts per GiB paged out: per-page %llu, batch 512 "
-	    "%llu: ",
-	    (unsigned long long)q->per_page, (unsigned long long)q->batch512);
-	x100(&l, q->ratio_x100);
-	add(&l,
-	    "x fewer (the seed's arithmetic for %llu targets: %llu and %llu; "
-	    "exact counts)",
-	    (unsigned long long)q->targets,
-	    (unsigned long long)q->seed_per_page,
-	    (unsigned long long)q->seed_batch512);
-	report_info("%s", l.buf);
-}
-
-static void add_loss(struct line *l, const char *name,
-		     const struct findings_loss_side *s)
-{
-	if (!s->have) {
-		add(l, "%s not measured", name);
-		return;
-	}
-	add(l, "%s %lld%%", name, (long long)s->pct);
-	if (s->has_ci)
-		add(l, " [%lld, %lld]", (long long)s->lo, (long long)s->hi);
-	else
-		add(l, " (no interval)");
-}
-
-static void print_loss(const struct findings_loss *f)
-{
-	struct line l = {0};
-
-	if (!f->per_page.have && !f->batch512.have) {
-		report_info(
-			"findings: worker loss during page-out: no data: no "
-			"per-page or batch 512 reclaim records");
-		return;
-	}
-	add(&l, "findings: worker loss during page-out (seed 001: about 53%% "
-		"per-page, about 0 batched): ");
-	add_loss(&l, "per-page", &f->per_page);
-	add(&l, ", ");
-	add_loss(&l, "batch 512", &f->batch512);
-	add_caveats(&l, f->caveats);
-	report_info("%s", l.buf);
-}
-
-static void print_throughput(const struct findings_throughput *t)
-{
-	struct line l = {0};
-
-	add(&l, "findings: flushloop invlpgb / %s loops per second: ", t->ipi);
-	if (t->no_data) {
-		report_info("%sno data: %s", l.buf, t->no_data);
-		return;
-	}
-	for (size_t i = 0; i < t->n; i++) {
-		add(&l, "%s%llu cpu%s ", i ? ", " : "",
-		    (unsigned long long)t->row[i].cpus,
-		    t->row[i].cpus == 1 ? "" : "s");
-		x100(&l, t->row[i].ratio_x100);
-	}
-	add(&l, " (one run, no interval; seed 000: 2.20 at 36 cores, with an "
-		"LRU drain removed too)");
-	add_caveats(&l, t->caveats);
-	report_info("%s", l.buf);
-}
-
-static void json_caveats(struct json *j, unsigned int caveats)
-{
-	json_begin_array(j, "not_hardware");
+	json_begin_array(j, key);
 	for (unsigned int i = 0; i < FC_COUNT; i++)
 		if (caveats & 1u << i)
 			json_str(j, NULL, findings_caveat_tag(1u << i));
 	json_end_array(j);
+}
+
+/* A finding's own: the machine's tags and its records'. */
+static void json_caveats(struct json *j, unsigned int caveats)
+{
+	json_tags(j, "not_hardware", caveats);
 }
 
 static void json_crossover(struct json *j, const struct findings_crossover *c)
@@ -346,16 +219,35 @@ static void json_throughput(struct json *j, const struct findings_throughput *t)
 	json_end_object(j);
 }
 
+/* The concurrency probe after the experiments (smp/concurrency.h). */
+static void json_probe_after(struct json *j)
+{
+	const struct concurrency_answer *a =
+		cpus_concurrency(CONCURRENCY_EXPERIMENTS);
+
+	if (!a->probed) {
+		json_null(j, "cpus_concurrent_after");
+		return;
+	}
+	json_bool(j, "cpus_concurrent_after", a->concurrent);
+	json_str(j, "cpus_concurrent_after_why", a->why);
+	json_u64(j, "cpus_concurrent_after_permille", a->permille);
+}
+
 static void print_record(const struct findings_book *b,
+			 const struct findings_machine *m,
 			 const struct findings *f)
 {
 	/* FINDINGS_CELLS pairs at about 20 bytes each, and the rest. */
-	static char buf[6144];
+	static char buf[6656];
 	struct record rec;
 
 	record_begin(&rec, buf, sizeof(buf), "findings");
 	json_u64(&rec.j, "records", b->n);
 	json_u64(&rec.j, "records_dropped", b->dropped);
+	/* The run's machine tags, once: the host reads, never decides. */
+	json_tags(&rec.j, "caveats", findings_timing_caveats(m));
+	json_probe_after(&rec.j);
 	json_crossover(&rec.j, &f->cross);
 	json_ceiling(&rec.j, ceiling_answer());
 	json_irqs(&rec.j, &f->irqs);
@@ -368,11 +260,33 @@ static void print_record(const struct findings_book *b,
 	record_end(&rec);
 }
 
+static void info_sink(const char *line, void *arg)
+{
+	(void)arg;
+	report_info("%s", line);
+}
+
+/* The second probe's answer: the first is the env record's. */
+static void report_probe_after(void)
+{
+	const struct concurrency_answer *a =
+		cpus_concurrency(CONCURRENCY_EXPERIMENTS);
+
+	if (a->probed)
+		report_info("concurrency: after the experiments: %s (cpu 0 saw "
+			    "a move in %llu per mille of its reads; the "
+			    "findings record's cpus_concurrent_after_why)",
+			    a->concurrent ? "side by side"
+					  : "the cpus take turns",
+			    (unsigned long long)a->permille);
+}
+
 void findings_report(const struct findings_book *b)
 {
 	struct findings_machine m;
 	static struct findings f;
 
+	report_probe_after();
 	findings_machine_here(&m);
 	findings_decide(b, &m, &f);
 	report_info("findings: what this run answers (one boot: "
@@ -381,10 +295,10 @@ void findings_report(const struct findings_book *b)
 		report_info("findings: only the first %d result records were "
 			    "considered (%zu more were not)",
 			    FINDINGS_RECORDS, b->dropped);
-	print_crossover(&f.cross);
+	findings_print_crossover(&f.cross, info_sink, NULL);
 	print_ceiling(ceiling_answer());
-	print_irqs(&f.irqs);
-	print_loss(&f.loss);
-	print_throughput(&f.tput);
-	print_record(b, &f);
+	findings_print_irqs(&f.irqs, info_sink, NULL);
+	findings_print_loss(&f.loss, info_sink, NULL);
+	findings_print_throughput(&f.tput, info_sink, NULL);
+	print_record(b, &m, &f);
 }

@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "bench/caveats.h"
+#include "bench/fline.h"
 
 struct result;
 
@@ -56,41 +58,11 @@ struct findings_book {
 void findings_note(struct findings_book *b, const struct result *r,
 		   unsigned seq);
 
-/* Where the run ran: what decides whether a finding is a hardware answer. */
-struct findings_machine {
-	bool tcg;	     /* the hypervisor signature is QEMU TCG's */
-	bool hypervisor;     /* another hypervisor */
-	bool rdtsc_trapped;  /* env rdtsc_trapped */
-	bool not_concurrent; /* the CPUs were seen taking turns */
-	bool invlpgb_cpuid;  /* CPUID has INVLPGB */
-};
-
-/* Why a finding is not a hardware answer: a set of these. */
-enum findings_caveat {
-	FC_EMULATED = 1 << 0,	    /* INVLPGB is the software model */
-	FC_DELAYED = 1 << 1,	    /* delay_handler= on a strategy */
-	FC_TCG = 1 << 2,	    /* QEMU TCG */
-	FC_RDTSC_TRAPPED = 1 << 3,  /* every timestamp a VM exit */
-	FC_HYPERVISOR = 1 << 4,	    /* IPIs virtualized */
-	FC_NOT_CONCURRENT = 1 << 5, /* the CPUs take turns */
-};
-#define FC_COUNT 6
-
-/* The short tag of one caveat bit (as the host tool's). */
-const char *findings_caveat_tag(unsigned int bit);
 /*
- * The caveats every timing has on machine m: TCG, RDTSC, a hypervisor,
- * CPUs that take turns (a responder runs only when the initiator yields).
+ * The machine's caveats, and the words of each, are bench/caveats.h's
+ * (struct findings_machine, FC_*, findings_timing_caveats); a finding
+ * adds its records' own (emulated, delayed).
  */
-unsigned int findings_timing_caveats(const struct findings_machine *m);
-/*
- * "not a hardware answer here: TAG, TAG" into buf (at most cap bytes),
- * or "" for no caveat; returns buf. Every figure a caveat touches is
- * printed with it, never bare.
- */
-const char *findings_caveats_text(unsigned int caveats, char *buf, size_t cap);
-/* Where this run runs (bench/findings.c). */
-void findings_machine_here(struct findings_machine *m);
 
 /*
  * The crossover of IPIs and INVLPGB at the point estimates. Each cell
@@ -164,6 +136,16 @@ void findings_decide(const struct findings_book *b,
 
 /* Interrupts per GiB of irqs over pages 4 KiB pages; 0 without pages. */
 uint64_t findings_irqs_per_gib(uint64_t irqs, uint64_t pages);
+
+/* Each finding's INFO lines into sink (bench/findings_text.c, portable). */
+void findings_print_crossover(const struct findings_crossover *c,
+			      fline_sink sink, void *arg);
+void findings_print_irqs(const struct findings_irqs *q, fline_sink sink,
+			 void *arg);
+void findings_print_loss(const struct findings_loss *f, fline_sink sink,
+			 void *arg);
+void findings_print_throughput(const struct findings_throughput *t,
+			       fline_sink sink, void *arg);
 
 /* Prints the findings block and record (bench/findings.c). */
 void findings_report(const struct findings_book *b);

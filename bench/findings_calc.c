@@ -7,7 +7,6 @@
 #include "bench/findings.h"
 #include "bench/result.h"
 #include "bench/stats.h"
-#include "lib/printf.h"
 #include "lib/string.h"
 
 #define GIB_PAGES 262144u /* 4 KiB pages in a GiB */
@@ -25,19 +24,6 @@ static const char *const ipi_defaults[] = {"ipi-linux", "ipi-range", "ipi-page",
 /* Linux's INVLPGB flush first: one full flush above the ceiling. */
 static const char *const invlpgb_defaults[] = {"invlpgb-linux", "invlpgb"};
 static const char *const flushloop_ipis[] = {"ipi-range", "ipi-page"};
-
-static const char *const caveat_tags[FC_COUNT] = {
-	"INVLPGB emulated", "delayed",	  "QEMU TCG",
-	"RDTSC trapped",    "hypervisor", "CPUs take turns",
-};
-
-const char *findings_caveat_tag(unsigned int bit)
-{
-	for (unsigned int i = 0; i < FC_COUNT; i++)
-		if (bit == 1u << i)
-			return caveat_tags[i];
-	return "?";
-}
 
 static uint64_t field(const struct result *r, const char *key, bool *have)
 {
@@ -105,30 +91,6 @@ void findings_note(struct findings_book *b, const struct result *r,
 uint64_t findings_irqs_per_gib(uint64_t irqs, uint64_t pages)
 {
 	return pages ? irqs * GIB_PAGES / pages : 0;
-}
-
-const char *findings_caveats_text(unsigned int caveats, char *buf, size_t cap)
-{
-	const char *sep = "not a hardware answer here: ";
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (unsigned int i = 0; i < FC_COUNT && n < cap; i++) {
-		if (!(caveats & 1u << i))
-			continue;
-		n += (size_t)ksnprintf(buf + n, cap - n, "%s%s", sep,
-				       caveat_tags[i]);
-		sep = ", ";
-	}
-	return buf;
-}
-
-unsigned int findings_timing_caveats(const struct findings_machine *m)
-{
-	return (m->tcg ? FC_TCG : 0) |
-	       (m->rdtsc_trapped ? FC_RDTSC_TRAPPED : 0) |
-	       (m->hypervisor ? FC_HYPERVISOR : 0) |
-	       (m->not_concurrent ? FC_NOT_CONCURRENT : 0);
 }
 
 static unsigned int record_caveats(const struct findings_rec *r)

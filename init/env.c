@@ -187,6 +187,8 @@ static void env_tsc(struct json *j)
 	json_end_object(j);
 	json_u64(j, "rdtsc_cycles", tsc_freq.rdtsc_cycles);
 	json_bool(j, "rdtsc_trapped", tsc_freq.rdtsc_trapped);
+	/* an instruction every hypervisor intercepts (bench/caveats.h) */
+	json_u64(j, "cpuid_cycles", tsc_freq.cpuid_cycles);
 	json_bool(j, "tsc_invariant", cpu_info.invariant_tsc);
 }
 

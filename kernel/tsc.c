@@ -133,6 +133,29 @@ static uint64_t rdtsc_cost(void)
 	return tsc_median(d, RDTSC_PAIRS);
 }
 
+/*
+ * Median TSC cycles of one CPUID (leaf 0), the cost of the two RDTSCs
+ * around it (rdtsc_cycles) taken off: the cost of an instruction every
+ * hypervisor intercepts, so a VM exit's where there is one
+ * (bench/caveats.h). CPUID is serializing: the second RDTSC waits for it.
+ */
+static uint64_t cpuid_cost(uint64_t rdtsc_cycles)
+{
+	static uint64_t d[TSC_CPUID_SAMPLES];
+	uint64_t m;
+
+	for (int i = 0; i < TSC_CPUID_SAMPLES; i++) {
+		uint64_t a = rdtsc();
+		uint64_t b;
+
+		(void)cpuid(0);
+		b = rdtsc();
+		d[i] = b > a ? b - a : 0;
+	}
+	m = tsc_median(d, TSC_CPUID_SAMPLES);
+	return m > rdtsc_cycles ? m - rdtsc_cycles : 0;
+}
+
 void tsc_crosscheck(const struct acpi_info *ai,
 		    void *(*map_mmio)(uint64_t pa, size_t len))
 {
@@ -142,6 +165,7 @@ void tsc_crosscheck(const struct acpi_info *ai,
 	tsc_freq.rdtsc_cycles = rdtsc_cost();
 	tsc_freq.rdtsc_trapped =
 		tsc_freq.rdtsc_cycles > TSC_RDTSC_TRAPPED_CYCLES;
+	tsc_freq.cpuid_cycles = cpuid_cost(tsc_freq.rdtsc_cycles);
 	tsc_clocks_measure(ai, map_mmio);
 	s = tsc_choose(tsc_freq.estimate);
 	tsc_freq.khz = s >= 0 ? tsc_freq.estimate[s] : 0;
@@ -189,6 +213,10 @@ void tsc_report(void)
 		    (unsigned long long)tsc_freq.rdtsc_cycles, RDTSC_PAIRS,
 		    tsc_freq.rdtsc_trapped ? ": the hypervisor traps RDTSC"
 					   : "");
+	report_info("tsc: CPUID takes %llu cycles (median of %d, RDTSC's "
+		    "cost taken off)",
+		    (unsigned long long)tsc_freq.cpuid_cycles,
+		    TSC_CPUID_SAMPLES);
 }
 
 uint64_t tsc_to_ns(uint64_t cycles)

@@ -10,6 +10,8 @@
 
 struct acpi_info;
 
+#define TSC_CPUID_SAMPLES 32
+
 struct tsc_freq {
 	uint64_t khz;	    /* 0: unknown */
 	const char *source; /* tsc_src_name() of the chosen one, or "none" */
@@ -24,6 +26,11 @@ struct tsc_freq {
 	/* Median TSC cycles between two back-to-back RDTSCs. */
 	uint64_t rdtsc_cycles;
 	bool rdtsc_trapped; /* rdtsc_cycles > TSC_RDTSC_TRAPPED_CYCLES */
+	/*
+	 * Median TSC cycles of CPUID leaf 0 (of TSC_CPUID_SAMPLES), RDTSC's
+	 * cost taken off: a VM exit's cost under a hypervisor.
+	 */
+	uint64_t cpuid_cycles;
 	uint64_t crosscheck_cycles; /* how long tsc_crosscheck() took */
 };
 
@@ -41,9 +48,10 @@ void tsc_calibrate(void);
  * After ACPI is read (smp_init) and before anything prints a time: times
  * three 50 ms windows with every clock there is (PIT, ACPI PM timer,
  * HPET) at once, reads the declared rates, and sets tsc_freq.khz to the
- * estimate tsc_choose() picks. Also measures the cost of RDTSC. Takes
- * about 160 ms. map_mmio maps an HPET or a memory-mapped PM timer
- * uncached (NULL when it cannot): the page tables are mm's, a floor up.
+ * estimate tsc_choose() picks. Also measures the cost of RDTSC and of
+ * CPUID (env cpuid_cycles). Takes about 160 ms. map_mmio maps an HPET or
+ * a memory-mapped PM timer uncached (NULL when it cannot): the page
+ * tables are mm's, a floor up.
  */
 void tsc_crosscheck(const struct acpi_info *ai,
 		    void *(*map_mmio)(uint64_t pa, size_t len));

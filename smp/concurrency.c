@@ -29,9 +29,10 @@ static struct slot {
 
 static volatile bool stop;
 static volatile unsigned started; /* peers in their loop */
-static bool concurrent, probed;
-static uint64_t share;
-static char why[448] = "not measured";
+static struct concurrency_answer answers[CONCURRENCY_PROBES] = {
+	[CONCURRENCY_BRINGUP] = {.why = "not measured"},
+	[CONCURRENCY_EXPERIMENTS] = {.why = "not measured"},
+};
 
 static void peer_side(void *arg)
 {
@@ -101,8 +102,9 @@ static void wait_started(unsigned n)
 		cpu_relax();
 }
 
-void smp_probe_concurrency(void)
+void smp_probe_concurrency(enum concurrency_when when)
 {
+	struct concurrency_answer *a = &answers[when];
 	static struct concurrency_obs obs[2 * MAX_CPUS];
 	struct cpumask peers;
 	size_t n = 0;
@@ -131,22 +133,29 @@ void smp_probe_concurrency(void)
 		obs[n++] = (struct concurrency_obs){cpu, 0, s->reads, s->moves,
 						    s->twice};
 	}
-	concurrent = concurrency_decide(obs, n, CONCURRENCY_WINDOW_US, why,
-					sizeof(why), &share);
-	probed = true;
+	a->concurrent =
+		concurrency_decide(obs, n, CONCURRENCY_WINDOW_US, a->why,
+				   sizeof(a->why), &a->permille);
+	a->probed = true;
+}
+
+const struct concurrency_answer *cpus_concurrency(enum concurrency_when when)
+{
+	return &answers[when];
 }
 
 bool cpus_run_concurrently(void)
 {
-	return probed && concurrent;
+	return answers[CONCURRENCY_BRINGUP].probed &&
+	       answers[CONCURRENCY_BRINGUP].concurrent;
 }
 
 const char *cpus_concurrency_why(void)
 {
-	return why;
+	return answers[CONCURRENCY_BRINGUP].why;
 }
 
 uint64_t cpus_concurrency_permille(void)
 {
-	return share;
+	return answers[CONCURRENCY_BRINGUP].permille;
 }

@@ -219,7 +219,8 @@ void smp_init(const struct config *cfg)
 	topo_package_cpus(cpuid_here, NULL, &smp_stats.cpus_package);
 	smp_stats.cpus_limit = (unsigned)cfg->cpus;
 	smp_measure_tsc();
-	smp_probe_concurrency(); /* before anything relies on it */
+	smp_probe_concurrency(
+		CONCURRENCY_BRINGUP); /* before anything uses it */
 }
 
 /*

@@ -239,6 +239,7 @@ ENV_LATER_FIELDS = {
     "tsc_estimates": want_object({k: want_int(1, nullable=True) for k in TSC_SOURCES}),
     "rdtsc_cycles": want_int(0),
     "rdtsc_trapped": want_bool(),
+    "cpuid_cycles": want_int(0),
     "cpus_concurrent": want_bool(),
     "cpus_concurrent_why": want_str(nonempty=True),
     "cpus_concurrent_permille": want_int(0),
@@ -334,9 +335,12 @@ FINDINGS_FIELDS = {
                                    rows=lambda v: None if isinstance(v, list) else
                                    "must be a list")),
 }
-# Fields of findings records from later builds: checked where present.
+# Findings fields that logs of older builds do not have: checked where present.
 FINDINGS_LATER_FIELDS = {
     "caveats": _CAVEATS["not_hardware"],
+    "cpus_concurrent_after": want_bool(nullable=True),
+    "cpus_concurrent_after_why": want_str(nonempty=True),
+    "cpus_concurrent_after_permille": want_int(0),
 }
 
 

@@ -32,7 +32,7 @@ unit_tests.mm := pmm pt invlpgb
 unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
 	barrier cpucount concurrency
 unit_tests.bench := stats hist params table plan reclaim_counts findings \
-	ceiling reclaim_race rc_timeline
+	ceiling reclaim_race rc_timeline caveats fline
 
 unit_srcs.kstring := lib/kstring.c
 unit_srcs.json := lib/json.c
@@ -75,8 +75,11 @@ unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
 unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
 	lib/muldiv.c lib/kstring.c
 unit_srcs.plan := bench/plan.c bench/plan_cost.c lib/printf.c lib/kstring.c
-unit_srcs.findings := bench/findings_calc.c bench/stats.c \
+unit_srcs.findings := bench/findings_calc.c bench/caveats.c bench/stats.c \
 	kernel/tsc_estimate.c lib/muldiv.c lib/printf.c
+unit_srcs.caveats := bench/caveats.c lib/printf.c
+unit_srcs.fline := bench/fline.c bench/findings_text.c bench/caveats.c \
+	lib/printf.c
 
 # Portable files no host test can link (lib/string.c would clash with the
 # C library's own memcpy and the rest): built freestanding only.

@@ -24,14 +24,20 @@ IRQ_KEYS = ("targets", "per_page_per_gib", "batch512_per_gib", "seed_per_page_pe
             "seed_batch512_per_gib", "ratio")
 
 
+# The findings record's fields that are not findings: the run's machine
+# tags (`caveats`, read by caveats.py) and the second concurrency probe.
+GUEST_ONLY = ("type", "seq", "records", "records_dropped", "caveats",
+              "cpus_concurrent_after", "cpus_concurrent_after_why",
+              "cpus_concurrent_after_permille")
+
+
 def guest_findings(run):
     """The run's own findings record (without type, seq and the record
     counts), or None."""
     rec = caveats.findings_record(run)
     if rec is None:
         return None
-    return {k: v for k, v in rec.items() if k not in ("type", "seq", "records",
-                                                       "records_dropped")}
+    return {k: v for k, v in rec.items() if k not in GUEST_ONLY}
 
 
 def section(found, key):
