@@ -5,7 +5,7 @@
  * record with the same numbers (docs/output.md, "Findings").
  */
 #include "bench/findings.h"
-#include "bench/ceiling_run.h"
+#include "bench/ceiling_book.h"
 #include "kernel/cpu.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
@@ -116,9 +116,25 @@ static void add_k(struct line *l, struct ceiling_k k)
 	    k.k);
 }
 
-static void print_ceiling(const struct ceiling_answer *c)
+/* "W 16: 24 [22, 29]" for one point. */
+static void add_point(struct line *l, const struct ceiling_point *p)
 {
-	const struct ceiling_solution *s = &c->s;
+	add(l, "W %u: ", p->w);
+	add_k(l, p->s.kstar);
+	add(l, " [");
+	add_k(l, p->s.lo);
+	add(l, ", ");
+	add_k(l, p->s.hi);
+	add(l, "]");
+}
+
+/*
+ * K*(W) of the answer's way, each W named, and the K that keeps one by
+ * one under 3,000 ns; never a verdict on 33 from one boot.
+ */
+static void print_ceiling(const struct ceiling_decision *c)
+{
+	const struct ceiling_way_result *r;
 	struct line l = {0};
 
 	add(&l, "findings: flush ceiling (Linux: 33 pages): ");
@@ -126,22 +142,20 @@ static void print_ceiling(const struct ceiling_answer *c)
 		report_info("%sno data: %s", l.buf, c->why_not);
 		return;
 	}
-	add(&l, "K* ");
-	add_k(&l, s->kstar);
-	add(&l, " pages [");
-	add_k(&l, s->lo);
-	add(&l, ", ");
-	add_k(&l, s->hi);
-	add(&l, "] (%s, W %u); 33 is %s it", c->way, c->w,
-	    s->linux_pos == CEILING_33_INSIDE  ? "within the interval of"
-	    : s->linux_pos == CEILING_33_BELOW ? "below"
-					       : "above");
-	if (s->have33)
-		add(&l,
-		    "; at 33 pages one by one %llu cycles, a full flush + "
-		    "refill %llu",
-		    (unsigned long long)s->range33,
-		    (unsigned long long)s->full33);
+	r = &c->way[c->answer_way];
+	add(&l, "K*(W) %s, %s cycles, within the run: ",
+	    ceiling_way_name(c->answer_way), CEILING_CURRENCY);
+	for (unsigned i = 0; i < r->npt; i++) {
+		add(&l, "%s", i ? "; " : "");
+		add_point(&l, &r->pt[i]);
+	}
+	add(&l,
+	    " (answer W %u: the largest within the L2 TLB); 33 against K*: %s",
+	    c->answer_w, CEILING_ONE_RUN);
+	if (r->have_cap) {
+		add(&l, "; one by one under %u ns up to K ", CEILING_CAP_NS);
+		add_k(&l, r->k_cap);
+	}
 	add_caveats(&l, c->caveats);
 	report_info("%s", l.buf);
 }
@@ -256,23 +270,45 @@ static void json_crossover(struct json *j, const struct findings_crossover *c)
 	json_end_object(j);
 }
 
-static void json_ceiling(struct json *j, const struct ceiling_answer *c)
+static void json_k(struct json *j, const char *key, const char *wkey,
+		   struct ceiling_k k)
 {
+	json_u64(j, key, k.k);
+	json_str(j, wkey, ceiling_where_name(k.where));
+}
+
+static void json_kstar(struct json *j, const struct ceiling_solution *s)
+{
+	json_k(j, "k", "k_where", s->kstar);
+	json_k(j, "k_lo", "k_lo_where", s->lo);
+	json_k(j, "k_hi", "k_hi_where", s->hi);
+}
+
+static void json_ceiling(struct json *j, const struct ceiling_decision *c)
+{
+	const struct ceiling_way_result *r = &c->way[c->answer_way];
+
 	json_begin_object(j, "ceiling");
 	if (!c->have) {
 		json_str(j, "no_data", c->why_not);
 		json_end_object(j);
 		return;
 	}
-	json_str(j, "way", c->way);
-	json_u64(j, "w", c->w);
-	ceiling_json_k(j, "k", "k_where", c->s.kstar);
-	ceiling_json_k(j, "k_lo", "k_lo_where", c->s.lo);
-	ceiling_json_k(j, "k_hi", "k_hi_where", c->s.hi);
-	json_str(j, "linux_pos", ceiling_pos_name(c->s.linux_pos));
-	if (c->s.have33)
-		json_u64(j, "range33", c->s.range33);
-	json_u64(j, "full", c->s.full33);
+	json_str(j, "way", ceiling_way_name(c->answer_way));
+	json_str(j, "currency", CEILING_CURRENCY);
+	json_u64(j, "w", c->answer_w);
+	json_kstar(j, &r->pt[c->answer_pt].s);
+	json_str(j, "linux_pos", CEILING_ONE_RUN);
+	json_begin_array(j, "points");
+	for (unsigned i = 0; i < r->npt; i++) {
+		json_begin_object(j, NULL);
+		json_u64(j, "w", r->pt[i].w);
+		json_kstar(j, &r->pt[i].s);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	if (r->have_cap)
+		json_k(j, "k_3us", "k_3us_where", r->k_cap);
 	json_caveats(j, c->caveats);
 	json_end_object(j);
 }
@@ -330,16 +366,17 @@ static void json_throughput(struct json *j, const struct findings_throughput *t)
 }
 
 static void print_record(const struct findings_book *b,
-			 const struct findings *f)
+			 const struct findings *f,
+			 const struct ceiling_decision *c)
 {
-	char buf[3072];
+	char buf[4096];
 	struct record rec;
 
 	record_begin(&rec, buf, sizeof(buf), "findings");
 	json_u64(&rec.j, "records", b->n);
 	json_u64(&rec.j, "records_dropped", b->dropped);
 	json_crossover(&rec.j, &f->cross);
-	json_ceiling(&rec.j, ceiling_answer());
+	json_ceiling(&rec.j, c);
 	json_irqs(&rec.j, &f->irqs);
 	json_begin_object(&rec.j, "worker_loss");
 	json_loss_side(&rec.j, "per_page", &f->loss.per_page);
@@ -350,7 +387,8 @@ static void print_record(const struct findings_book *b,
 	record_end(&rec);
 }
 
-void findings_report(const struct findings_book *b)
+void findings_report(const struct findings_book *b,
+		     const struct ceiling_decision *c)
 {
 	struct findings_machine m;
 	static struct findings f;
@@ -364,9 +402,9 @@ void findings_report(const struct findings_book *b)
 			    "considered (%zu more were not)",
 			    FINDINGS_RECORDS, b->dropped);
 	print_crossover(&f.cross);
-	print_ceiling(ceiling_answer());
+	print_ceiling(c);
 	print_irqs(&f.irqs);
 	print_loss(&f.loss);
 	print_throughput(&f.tput);
-	print_record(b, &f);
+	print_record(b, &f, c);
 }

@@ -152,7 +152,12 @@ void findings_decide(const struct findings_book *b,
 /* Interrupts per GiB of irqs over pages 4 KiB pages; 0 without pages. */
 uint64_t findings_irqs_per_gib(uint64_t irqs, uint64_t pages);
 
-/* Prints the findings block and record (bench/findings.c). */
-void findings_report(const struct findings_book *b);
+/*
+ * Prints the findings block and record (bench/findings.c), the flush
+ * ceiling's part from c (bench/ceiling_book.h), decided before.
+ */
+struct ceiling_decision;
+void findings_report(const struct findings_book *b,
+		     const struct ceiling_decision *c);
 
 #endif
