@@ -14,7 +14,6 @@ values; one run has only what the run itself measured (the loss's interval
 over the timeline's bins, where the run has one), and says so.
 """
 
-import ceiling
 import stats
 from answer import Answer, NOT_HARDWARE, caveats
 
@@ -93,22 +92,23 @@ def crossover(run):
 
 
 def flush_ceiling(run):
-    """The guest's ceiling finding: the answer point of its ceiling
-    records (tools/results/ceiling.py redoes them)."""
-    inp, out, chosen = ceiling.run_ceiling(run)
-    if not inp.ws:
+    """The guest's ceiling finding: the answer point of its own ceiling
+    records (the guest decides the ceiling; the host only reads it)."""
+    recs = [r for r in run.records if r.get("type") == "ceiling"]
+    if not recs:
         return {"no_data": "no refill records: primitives did not run"}
-    if chosen is None:
+    found = next(((r, p) for r in recs for p in r.get("points", []) if p.get("answer")), None)
+    if found is None:
         return {"no_data": "no way had both its flushes and the refill measured "
                 "(bench=primitives,shootdown)"}
-    way, w = chosen
-    p = next(p for p in out[way]["points"] if p["w"] == w)
-    got = {"way": way, "w": w}
-    got.update({k: p[k] for k in ("k", "k_where", "k_lo", "k_lo_where", "k_hi",
-                                  "k_hi_where", "linux_pos")})
-    if "range33" in p:
-        got["range33"] = p["range33"]
-    got["full"] = p["full_p50"]
+    rec, p = found
+    keys = ("k", "k_where", "k_lo", "k_lo_where", "k_hi", "k_hi_where")
+    got = {"way": rec["way"], "currency": rec.get("currency"), "w": p["w"],
+           "linux_pos": p.get("linux_pos"),
+           "points": [{"w": q["w"], **{k: q[k] for k in keys}} for q in rec["points"]]}
+    got.update({k: p[k] for k in keys})
+    if "k_3us" in rec:
+        got["k_3us"], got["k_3us_where"] = rec["k_3us"], rec.get("k_3us_where")
     # The answer way is never INVLPGB: of the records it rests on, only
     # their delay markers count (bench/ceiling_run.c caveats_of(false)).
     delays = [{"strategy": r["strategy"], "delay_cycles": r["delay_cycles"]}
