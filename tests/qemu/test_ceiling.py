@@ -132,7 +132,7 @@ class Synthetic(unittest.TestCase):
         self.assertEqual(s["coverage"], 0.9375)
         self.assertEqual(s["linux_pos"], "below")
         text = c.render()
-        self.assertIn("K*(W 512): 372 [286, >512] (over 5 runs, 94% (sign test))", text)
+        self.assertIn("K*(W 512): 372 [286, >512] (over 5 runs: sign test, 94%)", text)
         self.assertIn("Linux's 33 is below K*'s interval over runs [286, >512]", text)
         self.assertNotIn("340", text)
 

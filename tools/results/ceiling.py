@@ -186,7 +186,7 @@ class Ceiling:
                 s.update(lo=fmt_k(point_k(pts[0], "k_lo")), hi=fmt_k(point_k(pts[0], "k_hi")),
                          interval="within the run")
             else:
-                s["interval"] = f"over {len(pts)} runs, {s['coverage']:.0%} (sign test)"
+                s["interval"] = f"over {len(pts)} runs: sign test, {s['coverage']:.0%}"
             fulls = sorted(p["full_p50"] for p in pts if isinstance(p.get("full_p50"), int))
             s["full"] = fulls[(len(fulls) - 1) // 2] if fulls else None
             s["answer"] = any(p.get("answer") for p in pts)
