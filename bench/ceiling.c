@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The flush ceiling K* (bench/ceiling.h). Integer arithmetic only, and
- * every division of non-negative values rounded down, so that
- * tools/results/ceiling.py, which redoes it from the records, gets the
- * very same numbers.
+ * The flush ceiling K* (bench/ceiling.h). Integer arithmetic only, every
+ * division of non-negative values rounded down: nothing random, the same
+ * records give the same K* on any build.
  */
 #include "bench/ceiling.h"
 
@@ -47,14 +46,9 @@ static uint64_t sat_sub(uint64_t a, uint64_t b)
 void ceiling_full_cost(const struct ceiling_full_side *f,
 		       struct ceiling_est *out)
 {
-	uint64_t t = f->targets;
-
-	out->p50 = f->flush.p50 + sat_sub(f->init_full.p50, f->init_range.p50) +
-		   t * sat_sub(f->resp_full.p50, f->resp_range.p50);
-	out->lo = f->flush.lo + sat_sub(f->init_full.lo, f->init_range.hi) +
-		  t * sat_sub(f->resp_full.lo, f->resp_range.hi);
-	out->hi = f->flush.hi + sat_sub(f->init_full.hi, f->init_range.lo) +
-		  t * sat_sub(f->resp_full.hi, f->resp_range.lo);
+	out->p50 = f->flush.p50 + sat_sub(f->init_full.p50, f->init_range.p50);
+	out->lo = f->flush.lo + sat_sub(f->init_full.lo, f->init_range.hi);
+	out->hi = f->flush.hi + sat_sub(f->init_full.hi, f->init_range.lo);
 }
 
 static uint64_t value(const struct ceiling_est *e, int which)
@@ -121,21 +115,6 @@ static bool curve_at(const struct ceiling_curve *c, uint32_t k, uint64_t *out)
 	return false;
 }
 
-/*
- * 33 against the interval: above it only where the interval's high end is
- * a K below 33 (not "above" the measured range); below it only where the
- * low end is past 33.
- */
-static enum ceiling_pos position(struct ceiling_k lo, struct ceiling_k hi)
-{
-	if (hi.where != CEILING_ABOVE && hi.k < CEILING_LINUX)
-		return CEILING_33_ABOVE;
-	if ((lo.where == CEILING_AT && lo.k > CEILING_LINUX) ||
-	    (lo.where == CEILING_ABOVE && lo.k >= CEILING_LINUX))
-		return CEILING_33_BELOW;
-	return CEILING_33_INSIDE;
-}
-
 bool ceiling_solve(const struct ceiling_curve *c,
 		   const struct ceiling_full_side *f,
 		   struct ceiling_solution *out)
@@ -151,8 +130,6 @@ bool ceiling_solve(const struct ceiling_curve *c,
 		out->lo = out->kstar;
 	if (order(out->hi) < order(out->kstar))
 		out->hi = out->kstar;
-	out->linux_pos = position(out->lo, out->hi);
-	out->full33 = out->full.p50;
 	out->have33 = curve_at(c, CEILING_LINUX, &out->range33);
 	if (!out->have33)
 		out->range33 = 0;
@@ -162,11 +139,4 @@ bool ceiling_solve(const struct ceiling_curve *c,
 const char *ceiling_where_name(enum ceiling_where w)
 {
 	return w == CEILING_AT ? "at" : w == CEILING_BELOW ? "below" : "above";
-}
-
-const char *ceiling_pos_name(enum ceiling_pos p)
-{
-	return p == CEILING_33_BELOW   ? "below"
-	       : p == CEILING_33_ABOVE ? "above"
-				       : "inside";
 }

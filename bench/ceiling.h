@@ -6,10 +6,10 @@
  * tlb_single_page_flush_ceiling is 33; bench/ceiling.c).
  *
  * Every cost is a median with its distribution-free interval (the order
- * statistics at the ranks ceiling_median_ranks() gives), so that the host
- * tool (tools/results/ceiling.py) can redo every number from the records'
- * p50, p50_lo and p50_hi alone, with the same integer arithmetic: no
- * resampling, nothing random, the guest and the host agree to the cycle.
+ * statistics at the ranks ceiling_median_ranks() gives). The guest alone
+ * decides each run's K* (bench/ceiling_book.c notes and decides,
+ * bench/ceiling_run.c prints); the host tool (tools/results/ceiling.py)
+ * reads the `ceiling` records and only pools runs.
  *
  * Portable: no hardware access, tested on the host.
  */
@@ -22,6 +22,12 @@
 
 #define CEILING_LINUX 33 /* tlb_single_page_flush_ceiling */
 #define CEILING_MAX_K 16 /* page counts of one curve */
+/* What the ceiling records say of 33 against K*: one boot decides none. */
+#define CEILING_ONE_RUN "not determined: one run"
+/* Both sides are cycles on the initiating CPU (bench/ceiling.h). */
+#define CEILING_CURRENCY "initiator"
+/* Linux's comment on 33: it caps one-by-one flushing at about 3,000 ns. */
+#define CEILING_CAP_NS 3000
 
 /*
  * The 1-based ranks of the order statistics that bound the median of n
@@ -58,39 +64,30 @@ struct ceiling_k {
 };
 
 /*
- * The full flush's side for one working set: the full flush itself, and
- * what refilling W pages costs after it over after a range flush that
- * left them, on the initiator and on each of `targets` responders (0
- * responders: a local flush).
+ * The full side for one working set, in the initiator's cycles (the one
+ * currency of both sides, CEILING_CURRENCY): the full flush's latency,
+ * and what refilling W pages costs CPU 0 after it over after a range
+ * flush that left them. The responders' handler time and refill are on
+ * neither side: shootdown records carry no handler time by default.
  */
 struct ceiling_full_side {
 	struct ceiling_est flush;
 	struct ceiling_est init_full, init_range; /* refill, initiator */
-	struct ceiling_est resp_full, resp_range; /* refill, a responder */
-	uint32_t targets;
-};
-
-enum ceiling_pos {
-	CEILING_33_BELOW,  /* 33 < K*'s interval: Linux flushes all too soon */
-	CEILING_33_INSIDE, /* within it: cannot tell */
-	CEILING_33_ABOVE, /* 33 > K*'s interval: Linux flushes 1 by 1 too long */
 };
 
 struct ceiling_solution {
 	struct ceiling_est full;	/* flush + refill, the whole side */
-	struct ceiling_k kstar, lo, hi; /* lo <= kstar <= hi */
-	enum ceiling_pos linux_pos;
-	/* At K = 33, p50s: page by page, and the full flush + refill. */
-	uint64_t range33, full33;
+	struct ceiling_k kstar, lo, hi; /* lo <= kstar <= hi, within the run */
+	/* At K = 33, the one-by-one p50 (a figure, no verdict). */
+	uint64_t range33;
 	bool have33; /* 33 is within the curve's K range */
 };
 
 /*
- * The full side's total: flush + extra refill on the initiator + targets
- * x the extra refill on a responder, where an extra refill is the refill
- * after a full flush less that after a range flush, at least 0. The
- * interval's ends combine the ends that make the total smallest (lo) or
- * largest (hi): full refill lo less range refill hi, and so on.
+ * The full side's total: flush + the extra refill on the initiator, the
+ * refill after a full flush less that after a range flush, at least 0.
+ * The interval's ends combine the ends that make the total smallest (lo)
+ * or largest (hi): full refill lo less range refill hi, and so on.
  */
 void ceiling_full_cost(const struct ceiling_full_side *f,
 		       struct ceiling_est *out);
@@ -104,13 +101,14 @@ struct ceiling_k ceiling_crossing(const struct ceiling_curve *c, int which,
 				  uint64_t t);
 
 /*
- * K*, its interval and where 33 stands, for a curve (n >= 1) and a full
- * side: K* is the p50 curve's crossing of the full p50; its low end the hi
+ * K* and its within-run interval, for a curve (n >= 1) and a full side:
+ * K* is the p50 curve's crossing of the full p50; its low end the hi
  * curve's crossing of the full lo (range costs at their highest, the full
  * flush at its lowest: the earliest K* the intervals allow), its high end
  * the lo curve's of the full hi. The interval is a bound from the
- * per-median intervals, not a joint 95% one. Returns false if the curve
- * is empty.
+ * per-median intervals of one boot, not a joint 95% one, and describes
+ * that boot only: where 33 stands is for the host to decide over runs.
+ * Returns false if the curve is empty.
  */
 bool ceiling_solve(const struct ceiling_curve *c,
 		   const struct ceiling_full_side *f,
@@ -118,7 +116,5 @@ bool ceiling_solve(const struct ceiling_curve *c,
 
 /* "at", "below", "above". */
 const char *ceiling_where_name(enum ceiling_where w);
-/* "below", "inside", "above". */
-const char *ceiling_pos_name(enum ceiling_pos p);
 
 #endif

@@ -5,89 +5,72 @@
  * record with the same numbers (docs/output.md, "Findings").
  */
 #include "bench/findings.h"
-#include "bench/ceiling_run.h"
+#include "bench/ceiling_book.h"
 #include "kernel/report.h"
 #include "lib/json.h"
 #include "lib/printf.h"
 #include "smp/concurrency.h"
 
-#define LINE 400
+static void info_sink(const char *line, void *arg)
+{
+	(void)arg;
+	report_info("%s", line);
+}
+
+/* "K", "<=K" or ">K" (bench/ceiling.h) into buf. */
+static const char *k_text(struct ceiling_k k, char *buf, size_t cap)
+{
+	ksnprintf(buf, cap, "%s%u",
+		  k.where == CEILING_BELOW   ? "<="
+		  : k.where == CEILING_ABOVE ? ">"
+					     : "",
+		  k.k);
+	return buf;
+}
+
+/* "W 16: 24 [22, 29]" for one point, a piece of its own. */
+static void add_point(struct fline *l, const struct ceiling_point *p,
+		      bool first)
+{
+	char k[16], lo[16], hi[16];
+
+	fline_add(l, "%sW %u: %s [%s, %s]", first ? "" : "; ", p->w,
+		  k_text(p->s.kstar, k, sizeof(k)),
+		  k_text(p->s.lo, lo, sizeof(lo)),
+		  k_text(p->s.hi, hi, sizeof(hi)));
+}
 
 /*
- * Appends to a line being built; never past its end. print_ceiling's
- * builder: the other findings are bench/fline.h's (caveat first, wrapped).
+ * K*(W) of the answer's way, each W named, and the K that keeps one by
+ * one under 3,000 ns; never a verdict on 33 from one boot. The caveat
+ * first, as every finding's (bench/fline.h).
  */
-struct line {
-	char buf[LINE];
-	size_t len;
-};
-
-static void add(struct line *l, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void add(struct line *l, const char *fmt, ...)
+static void print_ceiling(const struct ceiling_decision *c, fline_sink sink)
 {
-	va_list ap;
-	int n;
+	const struct ceiling_way_result *r;
+	struct fline l;
+	char k[16];
 
-	if (l->len >= sizeof(l->buf) - 1)
-		return;
-	va_start(ap, fmt);
-	n = kvsnprintf(l->buf + l->len, sizeof(l->buf) - l->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		l->len += (size_t)n < sizeof(l->buf) - l->len
-				  ? (size_t)n
-				  : sizeof(l->buf) - l->len - 1;
-}
-
-/* ": not a hardware answer here: TAG, TAG" or nothing. */
-static void add_caveats(struct line *l, unsigned int caveats)
-{
-	char text[CAVEATS_TEXT];
-
-	if (caveats)
-		add(l, ": %s",
-		    findings_caveats_text(caveats, text, sizeof(text)));
-}
-
-/* "K", "<=K" or ">K" (bench/ceiling.h). */
-static void add_k(struct line *l, struct ceiling_k k)
-{
-	add(l, "%s%u",
-	    k.where == CEILING_BELOW   ? "<="
-	    : k.where == CEILING_ABOVE ? ">"
-				       : "",
-	    k.k);
-}
-
-static void print_ceiling(const struct ceiling_answer *c)
-{
-	const struct ceiling_solution *s = &c->s;
-	struct line l = {0};
-
-	add(&l, "findings: flush ceiling (Linux: 33 pages): ");
 	if (!c->have) {
-		report_info("%sno data: %s", l.buf, c->why_not);
+		report_info("findings: flush ceiling (Linux: 33 pages): no "
+			    "data: %s",
+			    c->why_not);
 		return;
 	}
-	add(&l, "K* ");
-	add_k(&l, s->kstar);
-	add(&l, " pages [");
-	add_k(&l, s->lo);
-	add(&l, ", ");
-	add_k(&l, s->hi);
-	add(&l, "] (%s, W %u); 33 is %s it", c->way, c->w,
-	    s->linux_pos == CEILING_33_INSIDE  ? "within the interval of"
-	    : s->linux_pos == CEILING_33_BELOW ? "below"
-					       : "above");
-	if (s->have33)
-		add(&l,
-		    "; at 33 pages one by one %llu cycles, a full flush + "
-		    "refill %llu",
-		    (unsigned long long)s->range33,
-		    (unsigned long long)s->full33);
-	add_caveats(&l, c->caveats);
-	report_info("%s", l.buf);
+	r = &c->way[c->answer_way];
+	fline_begin(&l, sink, NULL, c->caveats,
+		    "findings: flush ceiling (Linux: 33 pages)");
+	fline_add(&l, "K*(W) %s, %s cycles, within the run: ",
+		  ceiling_way_name(c->answer_way), CEILING_CURRENCY);
+	for (unsigned i = 0; i < r->npt; i++)
+		add_point(&l, &r->pt[i], i == 0);
+	fline_add(&l, " (answer W %u: the largest within the L2 TLB)",
+		  c->answer_w);
+	fline_add(&l, "; 33 against K*: %s", CEILING_ONE_RUN);
+	if (r->have_cap)
+		fline_add(&l, "; one by one under %u ns up to K %s",
+			  CEILING_CAP_NS, k_text(r->k_cap, k, sizeof(k)));
+	fline_end(&l);
 }
 
 static void json_tags(struct json *j, const char *key, unsigned int caveats)
@@ -146,23 +129,45 @@ static void json_crossover(struct json *j, const struct findings_crossover *c)
 	json_end_object(j);
 }
 
-static void json_ceiling(struct json *j, const struct ceiling_answer *c)
+static void json_k(struct json *j, const char *key, const char *wkey,
+		   struct ceiling_k k)
 {
+	json_u64(j, key, k.k);
+	json_str(j, wkey, ceiling_where_name(k.where));
+}
+
+static void json_kstar(struct json *j, const struct ceiling_solution *s)
+{
+	json_k(j, "k", "k_where", s->kstar);
+	json_k(j, "k_lo", "k_lo_where", s->lo);
+	json_k(j, "k_hi", "k_hi_where", s->hi);
+}
+
+static void json_ceiling(struct json *j, const struct ceiling_decision *c)
+{
+	const struct ceiling_way_result *r = &c->way[c->answer_way];
+
 	json_begin_object(j, "ceiling");
 	if (!c->have) {
 		json_str(j, "no_data", c->why_not);
 		json_end_object(j);
 		return;
 	}
-	json_str(j, "way", c->way);
-	json_u64(j, "w", c->w);
-	ceiling_json_k(j, "k", "k_where", c->s.kstar);
-	ceiling_json_k(j, "k_lo", "k_lo_where", c->s.lo);
-	ceiling_json_k(j, "k_hi", "k_hi_where", c->s.hi);
-	json_str(j, "linux_pos", ceiling_pos_name(c->s.linux_pos));
-	if (c->s.have33)
-		json_u64(j, "range33", c->s.range33);
-	json_u64(j, "full", c->s.full33);
+	json_str(j, "way", ceiling_way_name(c->answer_way));
+	json_str(j, "currency", CEILING_CURRENCY);
+	json_u64(j, "w", c->answer_w);
+	json_kstar(j, &r->pt[c->answer_pt].s);
+	json_str(j, "linux_pos", CEILING_ONE_RUN);
+	json_begin_array(j, "points");
+	for (unsigned i = 0; i < r->npt; i++) {
+		json_begin_object(j, NULL);
+		json_u64(j, "w", r->pt[i].w);
+		json_kstar(j, &r->pt[i].s);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	if (r->have_cap)
+		json_k(j, "k_3us", "k_3us_where", r->k_cap);
 	json_caveats(j, c->caveats);
 	json_end_object(j);
 }
@@ -236,10 +241,11 @@ static void json_probe_after(struct json *j)
 
 static void print_record(const struct findings_book *b,
 			 const struct findings_machine *m,
-			 const struct findings *f)
+			 const struct findings *f,
+			 const struct ceiling_decision *c)
 {
 	/* FINDINGS_CELLS pairs at about 20 bytes each, and the rest. */
-	static char buf[6656];
+	static char buf[7168];
 	struct record rec;
 
 	record_begin(&rec, buf, sizeof(buf), "findings");
@@ -249,7 +255,7 @@ static void print_record(const struct findings_book *b,
 	json_tags(&rec.j, "caveats", findings_timing_caveats(m));
 	json_probe_after(&rec.j);
 	json_crossover(&rec.j, &f->cross);
-	json_ceiling(&rec.j, ceiling_answer());
+	json_ceiling(&rec.j, c);
 	json_irqs(&rec.j, &f->irqs);
 	json_begin_object(&rec.j, "worker_loss");
 	json_loss_side(&rec.j, "per_page", &f->loss.per_page);
@@ -258,12 +264,6 @@ static void print_record(const struct findings_book *b,
 	json_end_object(&rec.j);
 	json_throughput(&rec.j, &f->tput);
 	record_end(&rec);
-}
-
-static void info_sink(const char *line, void *arg)
-{
-	(void)arg;
-	report_info("%s", line);
 }
 
 /* The second probe's answer: the first is the env record's. */
@@ -281,7 +281,8 @@ static void report_probe_after(void)
 			    (unsigned long long)a->permille);
 }
 
-void findings_report(const struct findings_book *b)
+void findings_report(const struct findings_book *b,
+		     const struct ceiling_decision *c)
 {
 	struct findings_machine m;
 	static struct findings f;
@@ -296,9 +297,9 @@ void findings_report(const struct findings_book *b)
 			    "considered (%zu more were not)",
 			    FINDINGS_RECORDS, b->dropped);
 	findings_print_crossover(&f.cross, info_sink, NULL);
-	print_ceiling(ceiling_answer());
+	print_ceiling(c, info_sink);
 	findings_print_irqs(&f.irqs, info_sink, NULL);
 	findings_print_loss(&f.loss, info_sink, NULL);
 	findings_print_throughput(&f.tput, info_sink, NULL);
-	print_record(b, &m, &f);
+	print_record(b, &m, &f, c);
 }

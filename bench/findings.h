@@ -147,7 +147,12 @@ void findings_print_loss(const struct findings_loss *f, fline_sink sink,
 void findings_print_throughput(const struct findings_throughput *t,
 			       fline_sink sink, void *arg);
 
-/* Prints the findings block and record (bench/findings.c). */
-void findings_report(const struct findings_book *b);
+/*
+ * Prints the findings block and record (bench/findings.c), the flush
+ * ceiling's part from c (bench/ceiling_book.h), decided before.
+ */
+struct ceiling_decision;
+void findings_report(const struct findings_book *b,
+		     const struct ceiling_decision *c);
 
 #endif

@@ -12,7 +12,7 @@
  * measures the TLB (and the page walk), not the memory.
  */
 #include "bench/bench.h"
-#include "bench/ceiling_run.h"
+#include "bench/ceiling_book.h"
 #include "bench/refill.h"
 #include "kernel/cpu.h"
 #include "kernel/report.h"
@@ -256,7 +256,7 @@ void refill_run(struct bench_ctx *ctx, unsigned samples)
 		return;
 	l2 = refill_l2_tlb(&cpuid_l2);
 	pick_ws(l2);
-	ceiling_set_l2(l2, cpuid_l2);
+	ceiling_book_set_l2(&ctx->records.ceiling, l2, cpuid_l2);
 	if (!map_region(2 * ws[nw - 1] + REFILL_MAX_K)) {
 		report_fail("primitives: refill: setup",
 			    "could not map %u "

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* The result record (bench/result.h): statistics, histogram, raw samples. */
 #include "bench/ceiling.h"
-#include "bench/ceiling_run.h"
 #include "bench/hist.h"
 #include "bench/measure.h"
 #include "bench/result.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
 #include "lib/memops.h"
+#include "lib/string.h"
 #include "smp/idle.h"
 #include "smp/smp.h"
 
@@ -81,8 +81,27 @@ static void emit_ns(struct json *j, const struct stats *st)
 	json_u64(j, "ns_stddev", ns.stddev);
 }
 
+/* What the ceiling needs of r (bench/ceiling_book.h). */
+static struct ceiling_obs ceiling_obs_of(const struct result *r)
+{
+	struct ceiling_obs o = {.bench = r->bench,
+				.strategy = r->strategy,
+				.ipi_mode = r->ipi_mode,
+				.pages = r->pages,
+				.targets = r->targets,
+				.n = r->n,
+				.emulated = r->emulated,
+				.e = {r->st.p50, r->p50_lo, r->p50_hi}};
+
+	for (size_t i = 0; i < r->nfields; i++)
+		if (!strcmp(r->fields[i].key, "delay_cycles"))
+			o.delay_cycles = r->fields[i].value;
+	return o;
+}
+
 void result_emit(struct result_sink *sink, struct result *r)
 {
+	struct ceiling_obs obs;
 	uint64_t sub = r->raw ? 0 : sink->overhead;
 	uint64_t *copy = NULL;
 	char buf[2048];
@@ -117,7 +136,8 @@ void result_emit(struct result_sink *sink, struct result *r)
 		ceiling_median_ranks(r->n, &lo, &hi);
 		r->p50_lo = r->samples[lo - 1];
 		r->p50_hi = r->samples[hi - 1];
-		if (ceiling_uses(r)) {
+		obs = ceiling_obs_of(r);
+		if (ceiling_uses(&obs)) {
 			json_u64(&rec.j, "p50_lo", r->p50_lo);
 			json_u64(&rec.j, "p50_hi", r->p50_hi);
 		}
@@ -145,5 +165,6 @@ void result_emit(struct result_sink *sink, struct result *r)
 	}
 	protocol_overhead_note(&sink->po, r);
 	findings_note(&sink->findings, r, rec.seq);
-	ceiling_note(r);
+	obs = ceiling_obs_of(r);
+	ceiling_book_note(&sink->ceiling, &obs);
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "bench/ceiling_book.h"
 #include "bench/findings.h"
 #include "bench/protocol_overhead.h"
 #include "bench/stats.h"
@@ -66,6 +67,8 @@ struct result_sink {
 	bool raw;	   /* raw=on: every sample, in raw records */
 	struct protocol_overhead po;
 	struct findings_book findings; /* every record, for the findings */
+	struct ceiling_book ceiling;   /* what the flush ceiling rests on */
+	struct ceiling_decision ceiling_decision; /* ceiling_report()'s */
 };
 
 /* Computes the statistics (overhead subtracted) and prints the record. */

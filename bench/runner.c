@@ -125,12 +125,13 @@ void bench_run(void)
 	if (nr_selected())
 		budget_report();
 	protocol_overhead_report(&ctx.records.po);
-	ceiling_report();
+	ceiling_report(&ctx.records);
 	nmi_report();
 	xcall_lost_report();
 	if (ap_fault)
 		inject_ap_check(&params);
 	if (nr_selected())
-		findings_report(&ctx.records.findings);
+		findings_report(&ctx.records.findings,
+				&ctx.records.ceiling_decision);
 	bench_invlpgb_fini(&ctx.invlpgb);
 }

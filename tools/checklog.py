@@ -393,6 +393,8 @@ CEILING_FIELDS = {
     "l2_tlb": want_int(1),
     "l2_tlb_source": want_choice("cpuid", "assumed"),
     "hardware": want_bool(),
+    "currency": want_choice("initiator"),
+    "curve": lambda v: None if isinstance(v, list) else "must be a list",
     "points": lambda v: None if isinstance(v, list) else "must be a list",
 }
 CEILING_POINT_FIELDS = {
@@ -400,7 +402,8 @@ CEILING_POINT_FIELDS = {
     "full_hi": want_int(0), "k": want_int(0), "k_where": want_choice(*CEILING_WHERE),
     "k_lo": want_int(0), "k_lo_where": want_choice(*CEILING_WHERE), "k_hi": want_int(0),
     "k_hi_where": want_choice(*CEILING_WHERE),
-    "linux_pos": want_choice("below", "inside", "above"),
+    # One boot decides nothing about 33 (the host pools runs for that).
+    "linux_pos": want_choice("not determined: one run"),
 }
 
 

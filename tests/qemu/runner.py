@@ -527,8 +527,7 @@ class Runner:
             if getattr(case, bench):
                 problems += experiments.check_clean(rep.records, bench)
         if case.ceiling:
-            problems += [f"ceiling: {p}" for p in
-                         ceiling.agreement(ceiling.Records(rep.records))]
+            problems += [f"ceiling: {p}" for p in ceiling.check_records(rep.records)]
         if case.timeline is not None:
             problems += check_timeline(rep, case.timeline)
         return judged(problems, log)

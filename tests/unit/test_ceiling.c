@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host tests of bench/ceiling.c: the median's order-statistic ranks, a
- * known break-even (interpolated between two measured K), none within the
- * measured K range (above it and below it), a tie whose interval spans
- * 33, and the full side's sum with its saturating extra refills.
+ * Host tests of bench/ceiling.c and bench/ceiling_book.c: the median's
+ * order-statistic ranks, a known break-even (interpolated between two
+ * measured K), none within the measured K range (above it and below it),
+ * a tie whose interval spans 33, the full side's sum with its saturating
+ * extra refill; the book: which records it notes, the answer's way and W,
+ * a decision that does not depend on the order records came in, and the
+ * 3,000 ns cap from the TSC rate.
  */
+#include <string.h>
 #include "unit.h"
 #include "bench/ceiling.h"
+#include "bench/ceiling_book.h"
 
 static void test_ranks(void **state)
 {
@@ -53,8 +58,6 @@ static struct ceiling_full_side side(uint64_t flush, uint64_t extra)
 		.flush = est(flush, 0),
 		.init_full = est(1000 + extra, 0),
 		.init_range = est(1000, 0),
-		.resp_full = est(0, 0),
-		.resp_range = est(0, 0),
 	};
 }
 
@@ -72,15 +75,12 @@ static void test_known_break_even(void **state)
 	assert_int_equal(s.kstar.k, 50); /* between 33 (3300) and 64 */
 	assert_int_equal(s.lo.k, 50);
 	assert_int_equal(s.hi.k, 50);
-	assert_int_equal(s.linux_pos, CEILING_33_BELOW);
 	assert_true(s.have33);
 	assert_int_equal(s.range33, 3300);
-	assert_int_equal(s.full33, 5000);
 	/* Cheaper refill: K* = 20, and 33 lies above it. */
 	f = side(500, 1500);
 	assert_true(ceiling_solve(&c, &f, &s));
 	assert_int_equal(s.kstar.k, 20);
-	assert_int_equal(s.linux_pos, CEILING_33_ABOVE);
 }
 
 static void test_none_in_range(void **state)
@@ -94,12 +94,10 @@ static void test_none_in_range(void **state)
 	assert_true(ceiling_solve(&c, &f, &s));
 	assert_int_equal(s.kstar.where, CEILING_ABOVE);
 	assert_int_equal(s.kstar.k, 512);
-	assert_int_equal(s.linux_pos, CEILING_33_BELOW);
 	f = side(50, 0); /* even one page costs more than the full flush */
 	assert_true(ceiling_solve(&c, &f, &s));
 	assert_int_equal(s.kstar.where, CEILING_BELOW);
 	assert_int_equal(s.kstar.k, 1);
-	assert_int_equal(s.linux_pos, CEILING_33_ABOVE);
 	c.n = 0;
 	assert_false(ceiling_solve(&c, &f, &s));
 }
@@ -121,8 +119,6 @@ static void test_tie(void **state)
 	/* hi: lo curve (100k - 1500) reaches 4300 between 33 and 64. */
 	assert_int_equal(s.hi.where, CEILING_AT);
 	assert_int_equal(s.hi.k, 58);
-	assert_int_equal(s.linux_pos, CEILING_33_INSIDE);
-	assert_string_equal(ceiling_pos_name(s.linux_pos), "inside");
 }
 
 static void test_full_side(void **state)
@@ -131,17 +127,167 @@ static void test_full_side(void **state)
 		.flush = {100, 90, 120},
 		.init_full = {1000, 900, 1100},
 		.init_range = {200, 150, 950}, /* hi above init_full.lo */
-		.resp_full = {500, 450, 600},
-		.resp_range = {100, 80, 130},
-		.targets = 3,
 	};
 	struct ceiling_est e;
 
 	(void)state;
 	ceiling_full_cost(&f, &e);
-	assert_int_equal(e.p50, 100 + 800 + 3 * 400);
-	assert_int_equal(e.lo, 90 + 0 + 3 * 320); /* 900 - 950 saturates */
-	assert_int_equal(e.hi, 120 + 950 + 3 * 520);
+	assert_int_equal(e.p50, 100 + 800);
+	assert_int_equal(e.lo, 90 + 0); /* 900 - 950 saturates */
+	assert_int_equal(e.hi, 120 + 950);
+}
+
+static const uint32_t ks[] = {1, 2, 8, 32, 33, 64, 512};
+#define NK (sizeof(ks) / sizeof(ks[0]))
+
+static struct ceiling_obs obs(const char *bench, const char *strategy,
+			      const char *mode, uint64_t pages,
+			      uint64_t targets, uint64_t p50)
+{
+	return (struct ceiling_obs){.bench = bench,
+				    .strategy = strategy,
+				    .ipi_mode = mode,
+				    .pages = pages,
+				    .targets = targets,
+				    .n = 25,
+				    .e = est(p50, 0)};
+}
+
+/*
+ * One run's records: local INVLPG 100 cycles a page and CR3 500;
+ * unicast ipi-range 3000 + 200 K and ipi-full 5000; W 16 and 512 with
+ * CPU 0's extra refill 18000 x W / 512 (and a responder's, which the
+ * initiator's currency leaves out).
+ */
+static size_t run_obs(struct ceiling_obs *o, bool unicast)
+{
+	static const uint32_t ws[] = {16, 512};
+	size_t n = 0;
+
+	for (size_t i = 0; i < NK; i++)
+		o[n++] = obs("primitives", "invlpg-range", NULL, ks[i], 0,
+			     100ull * ks[i]);
+	o[n++] = obs("primitives", "cr3-reload", NULL, 1, 0, 500);
+	for (size_t i = 0; i < 2; i++)
+		for (uint64_t t = 0; t < 2; t++) {
+			uint64_t extra = 18000ull * ws[i] / 512 * (t ? 9 : 1);
+
+			o[n++] = obs("primitives", "refill-after-full", NULL,
+				     ws[i], t, 2000 + extra);
+			o[n++] = obs("primitives", "refill-after-range", NULL,
+				     ws[i], t, 2000);
+		}
+	for (size_t i = 0; unicast && i < NK; i++) {
+		o[n++] = obs("shootdown", "ipi-range", "unicast", ks[i], 1,
+			     3000 + 200ull * ks[i]);
+		o[n++] =
+			obs("shootdown", "ipi-full", "unicast", ks[i], 1, 5000);
+		/* Another way and more targets: not the ceiling's. */
+		o[n++] = obs("shootdown", "ipi-range", "unicast", ks[i], 2, 1);
+		o[n++] = obs("shootdown", "ipi-page", "unicast", ks[i], 1, 1);
+	}
+	return n;
+}
+
+static void decide(const struct ceiling_obs *o, size_t n, bool reverse,
+		   uint64_t khz, struct ceiling_decision *d)
+{
+	static struct ceiling_book b;
+
+	memset(&b, 0, sizeof(b));
+	ceiling_book_set_l2(&b, 512, true);
+	for (size_t i = 0; i < n; i++)
+		ceiling_book_note(&b, &o[reverse ? n - 1 - i : i]);
+	ceiling_decide(&b, khz, d);
+}
+
+static void test_book_answer(void **state)
+{
+	static struct ceiling_obs o[64];
+	size_t n = run_obs(o, true);
+	struct ceiling_decision d;
+	const struct ceiling_way_result *u;
+
+	(void)state;
+	assert_true(n <= 64);
+	decide(o, n, false, 0, &d);
+	assert_true(d.have);
+	assert_int_equal(d.answer_way, CEILING_UNICAST);
+	assert_int_equal(d.answer_w, 512);
+	u = &d.way[CEILING_UNICAST];
+	assert_int_equal(u->targets, 1);
+	assert_int_equal(u->npt, 2);
+	assert_int_equal(u->pt[d.answer_pt].w, 512);
+	/* 5000 + 18000 = 23000 = 3000 + 200 K: K* 100 (64 + 448 x 7200 /
+	 * 89600 = 100, rounded down), the responder's refill not counted. */
+	assert_int_equal(u->pt[d.answer_pt].s.full.p50, 23000);
+	assert_int_equal(u->pt[d.answer_pt].s.kstar.where, CEILING_AT);
+	assert_int_equal(u->pt[d.answer_pt].s.kstar.k, 100);
+	/* W 16: 5000 + 562 = 5562 within 8 (4600) and 32 (9400): 12. */
+	assert_int_equal(u->pt[0].w, 16);
+	assert_int_equal(u->pt[0].s.kstar.k, 12);
+	assert_int_equal(d.way[CEILING_LOCAL].npt, 2);
+	assert_int_equal(d.way[CEILING_BROADCAST].npt, 0);
+	assert_string_equal(d.way[CEILING_BROADCAST].why_not,
+			    "no ipi-range records in this way");
+	assert_false(u->have_cap); /* no TSC rate: no cap */
+	assert_int_equal(d.cap_cycles, 0);
+}
+
+static void test_book_order_free(void **state)
+{
+	static struct ceiling_obs o[64];
+	size_t n = run_obs(o, true);
+	struct ceiling_decision a, b;
+
+	(void)state;
+	decide(o, n, false, 2000000, &a);
+	decide(o, n, true, 2000000, &b);
+	assert_int_equal(a.answer_way, b.answer_way);
+	assert_int_equal(a.answer_w, b.answer_w);
+	for (unsigned w = 0; w < CEILING_WAYS; w++) {
+		assert_int_equal(a.way[w].npt, b.way[w].npt);
+		for (unsigned i = 0; i < a.way[w].npt; i++) {
+			/* The W order may differ; the same W, the same K*. */
+			unsigned j = 0;
+
+			while (b.way[w].pt[j].w != a.way[w].pt[i].w)
+				j++;
+			assert_memory_equal(&a.way[w].pt[i].s.kstar,
+					    &b.way[w].pt[j].s.kstar,
+					    sizeof(struct ceiling_k));
+		}
+	}
+}
+
+static void test_book_local_and_cap(void **state)
+{
+	static struct ceiling_obs o[64];
+	size_t n = run_obs(o, false);
+	struct ceiling_decision d;
+	const struct ceiling_way_result *l;
+
+	(void)state;
+	/* 2 GHz: 3,000 ns is 6000 cycles; INVLPG 100 a page: up to 60. */
+	decide(o, n, false, 2000000, &d);
+	assert_true(d.have);
+	assert_int_equal(d.answer_way, CEILING_LOCAL);
+	assert_int_equal(d.cap_cycles, 6000);
+	l = &d.way[CEILING_LOCAL];
+	assert_true(l->have_cap);
+	assert_int_equal(l->k_cap.where, CEILING_AT);
+	assert_int_equal(l->k_cap.k, 60);
+	assert_false(d.way[CEILING_BROADCAST].have_cap);
+	/* 500 + 18000 against 100 a page: K* 185 at W 512. */
+	assert_int_equal(l->pt[d.answer_pt].s.kstar.k, 185);
+	/* No refill: no answer, and why. */
+	decide(o, NK + 1, false, 0, &d);
+	assert_false(d.have);
+	assert_string_equal(d.why_not,
+			    "no refill records: primitives did not run");
+	/* A record without samples is none of the ceiling's. */
+	o[0].n = 0;
+	assert_false(ceiling_uses(&o[0]));
 }
 
 int main(void)
@@ -152,6 +298,9 @@ int main(void)
 		cmocka_unit_test(test_none_in_range),
 		cmocka_unit_test(test_tie),
 		cmocka_unit_test(test_full_side),
+		cmocka_unit_test(test_book_answer),
+		cmocka_unit_test(test_book_order_free),
+		cmocka_unit_test(test_book_local_and_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

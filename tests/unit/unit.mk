@@ -69,7 +69,7 @@ unit_srcs.stats := bench/stats.c kernel/tsc_estimate.c lib/muldiv.c
 unit_srcs.hist := bench/hist.c
 unit_srcs.rc_timeline := bench/rc_timeline.c bench/stats.c \
 	kernel/tsc_estimate.c lib/muldiv.c
-unit_srcs.ceiling := bench/ceiling.c
+unit_srcs.ceiling := bench/ceiling.c bench/ceiling_book.c
 unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
 	lib/cmdline.c lib/cmdline_list.c lib/kstring.c
 unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \

@@ -1,226 +1,101 @@
 """The flush ceiling K*: up to how many pages flushing one by one is cheaper
 than a full flush plus the refill of the working set it drops.
 
-The same arithmetic as the guest's bench/ceiling.c, redone from the result
-records: every cost is a median with its order-statistic interval (the
-records' p50, p50_lo and p50_hi), every division of non-negative integers
-rounded down, so that one run's K* here and in its `ceiling` records agree
-to the page (tests/qemu/test_results.py holds them to it). Nothing is
-resampled: the numbers are deterministic.
+One place decides each run's ceiling: the guest (bench/ceiling_book.c),
+which prints it in its `ceiling` records, one per way, each working set W
+a point with K* and its within-run interval, and the curve (K, p50, p50_lo,
+p50_hi of the one-by-one flush) it was read from. This tool reads those
+records and only pools runs: it redoes no run's arithmetic.
 
-Per way (local INVLPG, unicast ipi-range to one responder, broadcast to
-all) and working set W: the range flush's cost against K, and the full
-side: the full flush (cr3-reload, ipi-full) + (refill-after-full -
-refill-after-range) on the initiator + targets x the same on a responder.
-K* is where the first reaches the second; its interval comes from the
-curves' and the full side's interval ends (a bound, not a joint 95%).
-
-Several runs: the run is the unit, as in the crossover map (answer.py):
-each run gives one K*, and the pooled K* is their geometric mean with a
-Student's t interval on their logs (df = runs - 1). With one run, the
-interval is the run's own, from its samples, and launch variance cannot
-be told apart from it: it says so.
+Pooling (the run is the unit; docs/results.md "The flush ceiling"): for
+each way and W, the median of the runs' K*, censored runs ranked at their
+bound (">512" above every measured value, "<=1" below every one, never
+averaged or dropped), with the distribution-free interval over runs that
+the sign test gives (order statistics at binomial(n, 1/2) ranks). Where 33
+stands comes from that interval alone; one boot decides nothing, so with
+one run it is "not determined: one run". The K that keeps one-by-one
+flushing under 3,000 ns (Linux's own criterion for 33, `k_3us`) is pooled
+the same way, with no verdict.
 """
 
 import math
 
-import stats
-import caveats as run_caveats
-from caveats import NOT_HARDWARE
-
-
-def caveats(runs, records):
-    """The runs' ceiling caveats, as the guest printed them."""
-    return run_caveats.union(runs, "ceiling")
+import caveats
 
 LINUX = 33          # tlb_single_page_flush_ceiling
 WAYS = ("unicast", "local", "broadcast", "invlpgb")
-PRIMITIVES = ("invlpg-range", "cr3-reload", "invlpgb-all+tlbsync", "refill-after-full",
-              "refill-after-range")
-MAX_W = 4           # the guest notes at most 4 working sets
-MAX_K = 16          # and at most 16 page counts a curve
 AT, BELOW, ABOVE = "at", "below", "above"
-ONE_RUN = ("one run: its interval is from its own samples; launch-to-launch variance "
-           "cannot be told apart from it (run it 3 or more times)")
+ONE_RUN = "not determined: one run"
+CONFIDENCE = 0.95
+# Below this coverage the over-runs interval decides nothing (5 runs: 94%).
+MIN_COVERAGE = 0.90
+NO_RECORDS = ("no data: no ceiling records (a build before the ceiling records, or "
+              "primitives did not run)")
+CURRENCY = {"initiator": "the initiator's cycles (the flush's latency on CPU 0, and CPU 0's "
+                         "own refill on the full side; the responders' on neither)"}
 
 
-def est(rec):
-    """(p50, lo, hi) of a record, or None without the interval."""
-    vals = [rec.get(k) for k in ("p50", "p50_lo", "p50_hi")]
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+def guest_records(run):
+    """{way: the run's first ceiling record of that way}."""
+    out = {}
+    for rec in run.records:
+        if rec.get("type") == "ceiling" and rec.get("way") in WAYS:
+            out.setdefault(rec["way"], rec)
+    return out
+
+
+def rank(value):
+    """A (where, k) as a number to order by: "<=k" below k, ">k" above."""
+    where, k = value
+    return (k, {BELOW: 0, AT: 1, ABOVE: 2}[where])
+
+
+def fmt_k(value):
+    where, k = value
+    return {BELOW: "<=", ABOVE: ">"}.get(where, "") + str(k)
+
+
+def sign_ranks(n, confidence=CONFIDENCE):
+    """(r, coverage): the interval [x_(r), x_(n+1-r)] of n sorted values
+    around their median, r the largest rank whose coverage 1 - 2 P(B < r),
+    B ~ binomial(n, 1/2), reaches `confidence`, else 1 (the whole range)."""
+    def below(r):  # P(B <= r - 1)
+        return sum(math.comb(n, i) for i in range(r)) / 2 ** n
+    r = 1
+    while r + 1 <= (n + 1) // 2 and 1 - 2 * below(r + 1) >= confidence:
+        r += 1
+    return r, max(0.0, 1 - 2 * below(r))
+
+
+def median_text(ordered):
+    """The median of values sorted by rank, as text; a censored value is
+    never averaged: the median of 372 and >512 is ">372"."""
+    n = len(ordered)
+    if n % 2:
+        return fmt_k(ordered[n // 2])
+    a, b = ordered[n // 2 - 1], ordered[n // 2]
+    if a == b:
+        return fmt_k(a)
+    if a[0] == AT and b[0] == AT:
+        return f"{(a[1] + b[1]) / 2:g}"
+    if a[0] == AT and b[0] == ABOVE:
+        return f">{a[1]}"
+    if a[0] == BELOW and b[0] == AT:
+        return f"<={b[1]}"
+    return f"{fmt_k(a)}..{fmt_k(b)}"
+
+
+def median_value(ordered):
+    """The median as a number where no censored value is in it, else None."""
+    n = len(ordered)
+    mid = ordered[(n - 1) // 2:n // 2 + 1]
+    if any(w != AT for w, _ in mid):
         return None
-    return tuple(vals)
-
-
-def shootdown_way(rec):
-    """The way of a shootdown record the ceiling uses, or None (as the
-    guest's shootdown_way())."""
-    if rec.get("bench") != "shootdown":
-        return None
-    if rec.get("strategy") == "invlpgb" and rec.get("targets") == 1 and rec.get("samples"):
-        return "invlpgb"
-    if rec.get("strategy") not in ("ipi-range", "ipi-full"):
-        return None
-    if not rec.get("ipi_mode") or rec.get("emulated") or not rec.get("samples"):
-        return None
-    if rec["ipi_mode"] == "unicast" and rec.get("targets") == 1:
-        return "unicast"
-    if rec["ipi_mode"] == "broadcast":
-        return "broadcast"
-    return None
-
-
-class Inputs:
-    """What one run's records give the ceiling, noted as the guest notes
-    them: the first record of each kind."""
-
-    def __init__(self, run):
-        self.curve = {w: [] for w in WAYS}      # [(k, (p50, lo, hi))], k ascending
-        self.full = {}                          # way -> est
-        self.targets = {"local": 0}
-        self.ws = []                            # in order of appearance
-        self.refill = {}                        # (w, responder, after_range) -> est
-        self.l2 = None
-        self.delay = 0
-        self.records = []                       # the records it rests on
-        self.by_way = {w: [] for w in WAYS}     # those of each way's own flushes
-        self.missing_interval = False
-        for rec in run.results():
-            self.note(rec)
-        if self.l2 is None:  # refill records of a build before their l2_tlb
-            self.l2 = next((r.get("l2_tlb") for r in run.records
-                            if r.get("type") == "ceiling"), None)
-
-    def note_k(self, way, rec, e):
-        curve = self.curve[way]
-        if any(k == rec.get("pages") for k, _ in curve) or len(curve) == MAX_K:
-            return
-        curve.append((rec["pages"], e))
-        curve.sort(key=lambda p: p[0])
-
-    def note(self, rec):
-        prim = rec.get("bench") == "primitives" and rec.get("strategy") in PRIMITIVES and \
-            rec.get("samples")
-        way = shootdown_way(rec)
-        if not prim and way is None:
-            return
-        e = est(rec)
-        if e is None:
-            self.missing_interval = True
-            return
-        self.records.append(rec)
-        s = rec["strategy"]
-        if prim:
-            if s == "invlpg-range":
-                self.note_k("local", rec, e)
-                self.by_way["local"].append(rec)
-            elif s == "cr3-reload":
-                self.full.setdefault("local", e)
-                self.by_way["local"].append(rec)
-            elif s == "invlpgb-all+tlbsync":
-                self.full.setdefault("invlpgb", e)
-                self.by_way["invlpgb"].append(rec)
-            else:
-                w = rec.get("pages")
-                if w not in self.ws:
-                    if len(self.ws) == MAX_W:
-                        return
-                    self.ws.append(w)
-                if isinstance(rec.get("l2_tlb"), int):
-                    self.l2 = rec["l2_tlb"]
-                key = (w, bool(rec.get("targets")), s == "refill-after-range")
-                self.refill.setdefault(key, e)
-            return
-        if self.targets.get(way) not in (None, rec.get("targets")):
-            return
-        self.targets[way] = rec.get("targets")
-        self.by_way[way].append(rec)
-        if rec.get("delay_cycles"):
-            self.delay = rec["delay_cycles"]
-        if s != "ipi-full":
-            self.note_k(way, rec, e)
-        else:
-            self.full.setdefault(way, e)
-
-    def side(self, way, w):
-        """(flush, init_full, init_range, resp_full, resp_range, targets), or None."""
-        r = self.refill
-        if way not in self.full or (w, False, False) not in r or (w, False, True) not in r:
-            return None
-        if way == "local":
-            return (self.full[way], r[(w, False, False)], r[(w, False, True)], (0, 0, 0),
-                    (0, 0, 0), 0)
-        if (w, True, False) not in r or (w, True, True) not in r:
-            return None
-        return (self.full[way], r[(w, False, False)], r[(w, False, True)],
-                r[(w, True, False)], r[(w, True, True)], self.targets.get(way) or 0)
-
-    def why_none(self, way):
-        """As the guest's why_none()."""
-        if not self.curve[way]:
-            return {"local": "no invlpg-range records (primitives did not run)",
-                    "invlpgb": "no invlpgb records at 1 target (INVLPGB did not run)"}.get(
-                        way, "no ipi-range records in this way")
-        if way not in self.full:
-            return {"local": "no cr3-reload record",
-                    "invlpgb": "no invlpgb-all+tlbsync record"}.get(
-                        way, "no ipi-full records in this way")
-        return "no refill records for it (primitives did not run, or had no responder)"
-
-    def answer_w(self):
-        """The largest W within the L2 TLB, else the first W (as the guest)."""
-        fit = [w for w in self.ws if self.l2 is not None and w <= self.l2]
-        return max(fit) if fit else (self.ws[0] if self.ws else None)
-
-
-def sat(a, b):
-    return a - b if a > b else 0
-
-
-def full_cost(side):
-    """(p50, lo, hi) of the full side (bench/ceiling.c ceiling_full_cost)."""
-    flush, ifu, ira, rfu, rra, t = side
-    return (flush[0] + sat(ifu[0], ira[0]) + t * sat(rfu[0], rra[0]),
-            flush[1] + sat(ifu[1], ira[2]) + t * sat(rfu[1], rra[2]),
-            flush[2] + sat(ifu[2], ira[1]) + t * sat(rfu[2], rra[1]))
-
-
-def crossing(curve, which, t):
-    """(where, k): the first K at which the curve's value `which` (0 p50, 1
-    lo, 2 hi) reaches t, linear between measured K, rounded down."""
-    for i, (k, e) in enumerate(curve):
-        if e[which] < t:
-            continue
-        if i == 0:
-            return BELOW, k
-        k0, e0 = curve[i - 1]
-        return AT, k0 + (k - k0) * (t - e0[which]) // (e[which] - e0[which])
-    return ABOVE, curve[-1][0]
-
-
-def order(c):
-    return c[1] * 2 + (c[0] == ABOVE)
-
-
-def curve_at(curve, k):
-    """The p50 curve at k, linear and rounded down, or None outside it."""
-    for i, (ki, e) in enumerate(curve):
-        if ki < k:
-            continue
-        if ki == k:
-            return e[0]
-        if i == 0:
-            return None
-        k0, e0 = curve[i - 1]
-        a, b, dk = e0[0], e[0], ki - k0
-        if b >= a:
-            return a + (b - a) * (k - k0) // dk
-        return a - ((a - b) * (k - k0) + dk - 1) // dk
-    return None
+    return sum(k for _, k in mid) / len(mid)
 
 
 def position(lo, hi):
-    """Where 33 stands against [lo, hi] (bench/ceiling.c position())."""
+    """Where 33 stands against an interval [lo, hi] over runs."""
     if hi[0] != ABOVE and hi[1] < LINUX:
         return "above"
     if (lo[0] == AT and lo[1] > LINUX) or (lo[0] == ABOVE and lo[1] >= LINUX):
@@ -228,52 +103,31 @@ def position(lo, hi):
     return "inside"
 
 
-def solve(curve, side):
-    """One W's solution, as the guest's ceiling record point holds it."""
-    full = full_cost(side)
-    kstar = crossing(curve, 0, full[0])
-    lo = crossing(curve, 2, full[1])
-    hi = crossing(curve, 1, full[2])
-    if order(lo) > order(kstar):
-        lo = kstar
-    if order(hi) < order(kstar):
-        hi = kstar
-    out = {"full_p50": full[0], "full_lo": full[1], "full_hi": full[2],
-           "k": kstar[1], "k_where": kstar[0], "k_lo": lo[1], "k_lo_where": lo[0],
-           "k_hi": hi[1], "k_hi_where": hi[0], "linux_pos": position(lo, hi)}
-    r33 = curve_at(curve, LINUX)
-    if r33 is not None:
-        out["range33"] = r33
-    return out
+def pool(values):
+    """The runs' K (where, k) pooled: median, over-runs interval, its
+    coverage, and where 33 stands against it."""
+    ordered = sorted(values, key=rank)
+    n = len(ordered)
+    r, cover = sign_ranks(n)
+    lo, hi = ordered[r - 1], ordered[n - r]
+    s = {"runs": n, "k": median_text(ordered), "k_value": median_value(ordered),
+         "lo": fmt_k(lo), "hi": fmt_k(hi), "coverage": round(cover, 4)}
+    if n == 1:
+        s["linux_pos"] = ONE_RUN
+    elif cover < MIN_COVERAGE:
+        s["linux_pos"] = (f"not determined: {n} runs (their interval covers {cover:.0%}; "
+                          f"5 runs give 94%)")
+    else:
+        s["linux_pos"] = position(lo, hi)
+    return s
 
 
-def run_ceiling(run):
-    """{way: {"targets", "points": [{"w", ...}], "why_not"?}} of one run, and
-    the answer (way, w) or None: what the guest's ceiling records say."""
-    inp = Inputs(run)
-    out, chosen = {}, None
-    aw = inp.answer_w()
-    for way in WAYS:
-        points = []
-        for w in inp.ws:
-            side = inp.side(way, w)
-            if side is None or not inp.curve[way]:
-                continue
-            p = dict(w=w, **solve(inp.curve[way], side))
-            if chosen is None and w == aw and way in ("unicast", "local"):
-                chosen = (way, w)
-                p["answer"] = True
-            points.append(p)
-        entry = {"targets": inp.targets.get(way) or 0, "points": points,
-                 "curve": inp.curve[way]}
-        if not points:
-            entry["why_not"] = inp.why_none(way)
-        out[way] = entry
-    return inp, out, chosen
+def point_k(p, key="k"):
+    return (p.get(f"{key}_where"), p.get(key))
 
 
-def fmt_k(where, k):
-    return {BELOW: "<=", ABOVE: ">"}.get(where, "") + str(k)
+def valid_k(v):
+    return v[0] in (AT, BELOW, ABOVE) and isinstance(v[1], int) and not isinstance(v[1], bool)
 
 
 class Ceiling:
@@ -281,83 +135,124 @@ class Ceiling:
 
     def __init__(self, runs):
         self.runs = runs
-        self.per_run = [run_ceiling(r) for r in runs]
-        # INVLPGB's own records only for its way: the model's cost is its.
-        recs = [rec for inp, _, _ in self.per_run for rec in inp.records
-                if not rec.get("emulated")]
-        self.why = caveats(runs, recs)
-        self.why_way = {way: caveats(runs, recs + [r for inp, _, _ in self.per_run
-                                                   for r in inp.by_way[way]])
-                        for way in WAYS}
-        self.missing_interval = any(inp.missing_interval for inp, _, _ in self.per_run)
+        self.per_run = [guest_records(r) for r in runs]
+        self.why = caveats.union(runs, "ceiling")
+        self.unknown = caveats.missing(runs)
 
     def qualifier(self):
-        return NOT_HARDWARE + ", ".join(t for t, _ in self.why) if self.why else ""
+        return caveats.qualifier(self.why)
 
     def no_data(self):
-        if not any(o[w]["points"] for _, o, _ in self.per_run for w in WAYS):
-            why = "records without p50_lo/p50_hi (an older build)" if self.missing_interval \
-                else "no refill records, or no flush records to weigh them against " \
-                "(bench=primitives,shootdown)"
-            return f"no data: {why}"
+        if not any(self.per_run):
+            return NO_RECORDS
+        if not any(rec.get("points") for recs in self.per_run for rec in recs.values()):
+            why = next((rec.get("why_not") for recs in self.per_run
+                        for rec in recs.values() if rec.get("why_not")), "no points")
+            return f"no data: no way had a point ({why})"
         return None
 
-    def pooled(self, way):
-        """[(w, summary dict)] of one way over the runs."""
-        ws = []
-        for _, o, _ in self.per_run:
-            ws += [p["w"] for p in o[way]["points"] if p["w"] not in ws]
+    def currency(self):
+        got = [rec.get("currency") for recs in self.per_run for rec in recs.values()]
+        return next((c for c in got if c), None)
+
+    def way_tags(self, way):
+        """Tags the way's own records carry beyond the ceiling's (INVLPGB
+        emulated): from the records' not_hardware text."""
+        seen = {t for t, _ in self.why}
         out = []
-        for w in ws:
-            pts = [p for _, o, _ in self.per_run for p in o[way]["points"] if p["w"] == w]
-            out.append((w, self.pool(pts)))
+        for recs in self.per_run:
+            text = (recs.get(way) or {}).get("not_hardware") or ""
+            for t in text[len(caveats.NOT_HARDWARE):].split(", ") \
+                    if text.startswith(caveats.NOT_HARDWARE) else []:
+                if t and t not in seen and t not in out:
+                    out.append(t)
         return out
 
-    def pool(self, pts):
-        """K* over runs: one run's own, or the geometric mean of the runs'
-        K* (those with a crossing) with a t interval on their logs."""
-        s = {"runs": len(pts), "answer": any(p.get("answer") for p in pts)}
-        r33 = [p["range33"] for p in pts if p.get("range33")]
-        gm = lambda v: v[0] if len(v) == 1 else stats.geomean(v)  # noqa: E731
-        s["range33"] = gm(r33) if r33 else None
-        s["full"] = gm([max(p["full_p50"], 1) for p in pts])
-        if len(pts) == 1:
-            p = pts[0]
-            s.update(k=fmt_k(p["k_where"], p["k"]), lo=fmt_k(p["k_lo_where"], p["k_lo"]),
-                     hi=fmt_k(p["k_hi_where"], p["k_hi"]), linux_pos=p["linux_pos"],
-                     interval="within the run",
-                     k_value=p["k"] if p["k_where"] == AT else None)
-            return s
-        at = [p["k"] for p in pts if p["k_where"] == AT and p["k"] > 0]
-        off = [p for p in pts if p["k_where"] != AT]
-        if len(at) < 2:
-            where = off[0]["k_where"] if off else AT
-            s.update(k=fmt_k(where, stats.median([p["k"] for p in pts])), lo="-", hi="-",
-                     linux_pos="below" if where == ABOVE and pts[0]["k"] >= LINUX else
-                     "above" if where == BELOW else "inside",
-                     interval=f"{len(off)} of {len(pts)} runs outside the measured K range",
-                     k_value=None)
-            return s
-        logs = [math.log(k) for k in at]
-        mean = sum(logs) / len(logs)
-        sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
-        half = stats.t_quantile(0.05, len(logs) - 1) * sd / math.sqrt(len(logs))
-        # Whole pages, rounded outwards: 33 is judged against what is shown.
-        lo, hi = math.floor(math.exp(mean - half)), math.ceil(math.exp(mean + half))
-        pos = "above" if hi < LINUX else "below" if lo > LINUX else "inside"
-        s.update(k=f"{math.exp(mean):.0f}", lo=str(lo), hi=str(hi), linux_pos=pos,
-                 interval=f"t over {len(at)} runs (df {len(at) - 1})" +
-                 (f"; {len(off)} more outside the measured K range" if off else ""),
-                 k_value=math.exp(mean))
+    def points(self, way):
+        """[(w, [point of each run that has it])] in the order first seen."""
+        by_w = {}
+        for recs in self.per_run:
+            for p in (recs.get(way) or {}).get("points", []):
+                if isinstance(p, dict) and valid_k(point_k(p)):
+                    by_w.setdefault(p.get("w"), []).append(p)
+        return list(by_w.items())
+
+    def pooled(self, way):
+        """[(w, summary)] of one way over the runs."""
+        out = []
+        for w, pts in self.points(way):
+            s = pool([point_k(p) for p in pts])
+            if len(pts) == 1:  # one boot: its own interval, labelled so
+                s.update(lo=fmt_k(point_k(pts[0], "k_lo")), hi=fmt_k(point_k(pts[0], "k_hi")),
+                         interval="within the run")
+            else:
+                s["interval"] = f"over {len(pts)} runs: sign test, {s['coverage']:.0%}"
+            fulls = sorted(p["full_p50"] for p in pts if isinstance(p.get("full_p50"), int))
+            s["full"] = fulls[(len(fulls) - 1) // 2] if fulls else None
+            s["answer"] = any(p.get("answer") for p in pts)
+            out.append((w, s))
+        return out
+
+    def cap(self, way):
+        """The K under 3,000 ns one by one over the runs, or None."""
+        got = [(r.get("k_3us_where"), r.get("k_3us")) for recs in self.per_run
+               for r in [recs.get(way) or {}] if "k_3us" in r]
+        got = [v for v in got if valid_k(v)]
+        if not got:
+            return None
+        s = pool(got)
+        s.pop("linux_pos")
         return s
 
     def answer(self):
-        """(way, w, summary) of the answer, or None."""
-        for way in ("unicast", "local"):
-            for w, s in self.pooled(way):
-                if s["answer"]:
-                    return way, w, s
-        return None
+        """(way, w, summary) of the answer (the way and W most runs chose)."""
+        votes = {}
+        for recs in self.per_run:
+            for way in WAYS:
+                for p in (recs.get(way) or {}).get("points", []):
+                    if isinstance(p, dict) and p.get("answer"):
+                        votes[(way, p.get("w"))] = votes.get((way, p.get("w")), 0) + 1
+        if not votes:
+            return None
+        way, w = max(votes, key=lambda key: votes[key])
+        s = dict(self.pooled(way))[w]
+        return way, w, s
+
+    def verdict(self, s):
+        pos = s["linux_pos"]
+        if pos == "below":
+            return (f"Linux's 33 is below K*'s interval over runs [{s['lo']}, {s['hi']}]: from "
+                    f"34 to at least {s['lo']} pages it flushes everything where one by one "
+                    "would be cheaper")
+        if pos == "above":
+            return (f"Linux's 33 is above K*'s interval over runs [{s['lo']}, {s['hi']}]: from "
+                    f"{s['hi']} to 33 pages it flushes one by one where a full flush would be "
+                    "cheaper")
+        if pos == "inside":
+            return (f"Linux's 33 is within K*'s interval over runs [{s['lo']}, {s['hi']}]: "
+                    "no difference shown")
+        return f"where Linux's 33 stands: {pos}"
+
+    def way_lines(self, way):
+        pooled = self.pooled(way)
+        if not pooled:
+            why = next((recs[way].get("why_not") for recs in self.per_run
+                        if recs.get(way) and recs[way].get("why_not")), "no data")
+            return [f"  {way}: none: {why}"]
+        extra = self.way_tags(way)
+        tail = f" ({caveats.NOT_HARDWARE}{', '.join(extra)})" if extra else ""
+        out = []
+        for w, s in pooled:
+            out.append(f"  {way} K*(W {w}): {s['k']} [{s['lo']}, {s['hi']}] ({s['interval']}); "
+                       f"33: {s['linux_pos']}" + ("  <- the answer" if s["answer"] else "")
+                       + tail)
+        cap = self.cap(way)
+        if cap:
+            over = "" if cap["runs"] == 1 else \
+                f" [{cap['lo']}, {cap['hi']}] (over {cap['runs']} runs)"
+            out.append(f"  {way}: one by one under 3,000 ns up to K {cap['k']}{over} "
+                       "(Linux's criterion for 33: a latency cap, not a break-even)")
+        return out
 
     def lines(self):
         """The section's text lines, after its title."""
@@ -365,34 +260,19 @@ class Ceiling:
         if gone:
             return [gone]
         out = [self.qualifier() or "a hardware answer (bare metal)"]
-        if len(self.runs) == 1:
-            out.append(ONE_RUN)
-        out.append("K* = pages at which flushing one by one costs what a full flush and "
-                   "the refill of W pages cost; [interval]; Linux's 33 against it")
+        if self.unknown:
+            out.append(f"no findings record in {', '.join(self.unknown)}: its caveats are "
+                       "not known")
+        cur = self.currency()
+        out.append("K*(W) = pages up to which flushing one by one costs less than a full "
+                   "flush and the refill of W pages, in " + CURRENCY.get(cur, cur or "?") +
+                   "; the median over runs, censored runs ranked at their bound")
         for way in WAYS:
-            pooled = self.pooled(way)
-            if not pooled:
-                why = self.per_run[0][1][way].get("why_not", "no data")
-                out.append(f"  {way}: none: {why}")
-                continue
-            for w, s in pooled:
-                at33 = "" if s["range33"] is None else \
-                    f"; at 33: one by one {s['range33']:,.0f} cyc, full + refill " \
-                    f"{s['full']:,.0f} cyc"
-                extra = [t for t, _ in self.why_way[way] if (t, _) not in self.why]
-                out.append(f"  {way} W {w}: K* {s['k']} [{s['lo']}, {s['hi']}] "
-                           f"({s['interval']}); 33 is {s['linux_pos']}{at33}"
-                           + ("  <- the answer" if s["answer"] else "")
-                           + (f" ({NOT_HARDWARE}{', '.join(extra)})" if extra else ""))
+            out += self.way_lines(way)
         ans = self.answer()
         if ans:
             way, w, s = ans
-            verdict = {"below": f"Linux's 33 is below K* ({s['k']}): between 34 and K* pages "
-                       "it flushes everything where page by page would be cheaper",
-                       "above": f"Linux's 33 is above K* ({s['k']}): from K* to 33 pages it "
-                       "flushes page by page where a full flush would be cheaper",
-                       "inside": "Linux's 33 is within K*'s interval: no difference shown"}
-            out.append(f"answer ({way}, W {w}): " + verdict[s["linux_pos"]] +
+            out.append(f"answer ({way}, W {w}): K* {s['k']}; " + self.verdict(s) +
                        (f" ({self.qualifier()})" if self.why else ""))
         return out
 
@@ -407,52 +287,63 @@ class Ceiling:
     def as_json(self):
         ans = self.answer()
         return {"linux": LINUX, "runs": len(self.runs), "no_data": self.no_data(),
-                "hardware_answer": not self.why and not self.no_data(),
+                "currency": self.currency(),
+                "hardware_answer": not self.why and not self.unknown and not self.no_data(),
                 "not_hardware": [{"tag": t, "why": w} for t, w in self.why],
-                "not_hardware_by_way": {way: [{"tag": t, "why": w} for t, w in why]
-                                        for way, why in self.why_way.items()},
+                "not_hardware_by_way": {way: self.way_tags(way) for way in WAYS},
                 "ways": {way: [dict(w=w, **s) for w, s in self.pooled(way)] for way in WAYS},
-                "answer": None if not ans else dict(way=ans[0], w=ans[1], **ans[2]),
-                "per_run": [{way: {k: v for k, v in o[way].items() if k != "curve"}
-                             for way in WAYS} for _, o, _ in self.per_run]}
+                "k_3us": {way: self.cap(way) for way in WAYS},
+                "answer": None if not ans else dict(way=ans[0], w=ans[1], **ans[2])}
+
+
+def curve_of(rec):
+    """[(k, p50, lo, hi)] of a ceiling record's curve."""
+    out = []
+    for row in (rec or {}).get("curve") or []:
+        if isinstance(row, list) and len(row) == 4 and all(isinstance(v, int) for v in row):
+            out.append(tuple(row))
+    return out
 
 
 def draw(plt, ceil, new_figure):
-    """Cost against K for the answer's way: the range flush's p50 (its
-    interval shaded), the full flush + refill of each W (dashed), K* marked
-    on each, and Linux's 33. The first run's curve; K* of the pooled runs."""
+    """Cost against K for the answer's way: the range flush's p50 from each
+    run's ceiling record (the first run's interval shaded), the median full
+    flush + refill of each W (dashed), the pooled K* on each, and 33."""
     gone = ceil.no_data()
     if gone:
         return None, gone
     ans = ceil.answer()
-    way = ans[0] if ans else next(w for w in WAYS if ceil.per_run[0][1][w]["points"])
-    inp, out, _ = ceil.per_run[0]
-    curve = out[way]["curve"]
+    way = ans[0] if ans else next(w for w in WAYS if ceil.pooled(w))
+    curves = [curve_of(recs.get(way)) for recs in ceil.per_run]
+    first = next((c for c in curves if c), None)
+    if not first:
+        return None, f"no data: the {way} ceiling records carry no curve (an older build)"
     fig, axes = new_figure(plt)
     ax = axes[0]
-    ks = [k for k, _ in curve]
-    ax.plot(ks, [e[0] for _, e in curve], marker="o", color="black",
+    ks = [c[0] for c in first]
+    ax.plot(ks, [c[1] for c in first], marker="o", color="black",
             label=f"{way}: flush K pages one by one (p50)")
-    ax.fill_between(ks, [e[1] for _, e in curve], [e[2] for _, e in curve], color="0.8",
+    ax.fill_between(ks, [c[2] for c in first], [c[3] for c in first], color="0.8",
                     label="its median interval" + (f" ({ceil.runs[0].name})"
                                                    if len(ceil.runs) > 1 else ""))
-    for i, (_, o, _) in enumerate(ceil.per_run[1:]):
-        other = o[way]["curve"]
-        ax.plot([k for k, _ in other], [e[0] for _, e in other], color="0.5", linewidth=0.8,
+    for i, other in enumerate(c for c in curves[1:] if c):
+        ax.plot([c[0] for c in other], [c[1] for c in other], color="0.5", linewidth=0.8,
                 label="the other runs (p50)" if i == 0 else None)
     colours = ("tab:blue", "tab:orange", "tab:green", "tab:red")
     for i, (w, s) in enumerate(ceil.pooled(way)):
+        if s["full"] is None:
+            continue
         c = colours[i % len(colours)]
         ax.axhline(s["full"], color=c, linestyle="--",
                    label=f"full flush + refill of W={w}" + (" (answer)" if s["answer"] else ""))
-        if s["k_value"]:
+        if s["k_value"] is not None:
             ax.plot([s["k_value"]], [s["full"]], marker="X", markersize=12, color=c,
-                    linestyle="none", label=f"K* {s['k']} [{s['lo']}, {s['hi']}]")
-        else:  # no crossing within the measured K: an arrow at the edge
+                    linestyle="none", label=f"K*(W {w}) {s['k']} [{s['lo']}, {s['hi']}]")
+        else:  # a censored median: an arrow at the edge
             edge = ks[-1] if s["k"].startswith(">") else ks[0]
             ax.plot([edge], [s["full"]], marker=">" if edge == ks[-1] else "<",
                     markersize=10, color=c, linestyle="none",
-                    label=f"K* {s['k']}: no crossing within the measured K")
+                    label=f"K*(W {w}) {s['k']}: beyond the measured K")
     ax.axvline(LINUX, color="tab:purple", linestyle=":", linewidth=2,
                label="Linux's ceiling: 33")
     ax.set_xscale("log", base=2)
@@ -462,55 +353,53 @@ def draw(plt, ceil, new_figure):
     ax.legend(fontsize="small", loc="upper left", framealpha=0.8)
     ax.grid(True, which="both", alpha=0.3)
     runs = len(ceil.runs)
-    ax.set_title(f"break-even K*: {runs} run{'s' if runs != 1 else ''}"
-                 + ("; one run: its own interval, launch variance not in it" if runs == 1
-                    else "; t over runs"),
+    ax.set_title(f"K*(W): {runs} run{'s' if runs != 1 else ''}"
+                 + ("; one run: its own interval, 33 not determined" if runs == 1
+                    else "; median over runs, sign-test interval"),
                  fontsize="medium")
     fig.suptitle(f"flush ceiling ({way})" + (f"\n{ceil.qualifier()}" if ceil.why else ""))
     return fig, None
 
 
-class Records:
-    """The records of one console (checklog's), as run_ceiling reads a Run."""
-
-    def __init__(self, records):
-        self.records = records
-
-    def results(self, bench=None):
-        return [r for r in self.records if r.get("type") == "result" and
-                (bench is None or r.get("bench") == bench)]
-
-
-POINT_KEYS = ("w", "full_p50", "full_lo", "full_hi", "k", "k_where", "k_lo", "k_lo_where",
-              "k_hi", "k_hi_where", "linux_pos", "range33", "answer")
-
-
-def agreement(run):
-    """Where the guest's `ceiling` records and the ceiling computed here from
-    the same run's result records differ: a list of problems (empty: they
-    agree to the cycle and the page)."""
-    guest = {r.get("way"): r for r in run.records if r.get("type") == "ceiling"}
-    inp, out, _ = run_ceiling(run)
-    if not guest:
-        # The guest prints none without refill records; nor is there one here.
-        return [] if not inp.ws else ["no ceiling record"]
+def check_records(records):
+    """Problems of one console's ceiling records (tests/qemu/runner.py):
+    the four ways in order, one currency, no verdict on 33 from one boot,
+    the intervals in order, the curve ascending in K, one answer point and
+    the findings record's ceiling part naming it."""
+    recs = [r for r in records if r.get("type") == "ceiling"]
+    if not recs:
+        return []  # no refill records: the guest prints none, rightly
     probs = []
-    for way in WAYS:
-        g, h = guest.get(way), out[way]
-        if g is None:
-            probs.append(f"{way}: no ceiling record for it")
-            continue
-        if g.get("targets") != h["targets"]:
-            probs.append(f"{way}: targets {g.get('targets')} here {h['targets']}")
-        if g.get("why_not") != h.get("why_not"):
-            probs.append(f"{way}: why_not {g.get('why_not')!r}, here {h.get('why_not')!r}")
-        gp = [{k: p.get(k) for k in POINT_KEYS} for p in g.get("points", [])]
-        hp = [{k: p.get(k) for k in POINT_KEYS} for p in h["points"]]
-        if len(gp) != len(hp):
-            probs.append(f"{way}: {len(gp)} points, here {len(hp)}")
-        for a, b in zip(gp, hp):
-            diff = [k for k in POINT_KEYS if a[k] != b[k]]
-            if diff:
-                probs.append(f"{way} W {a['w']}: " + ", ".join(
-                    f"{k} {a[k]} here {b[k]}" for k in diff))
+    if [r.get("way") for r in recs] != list(WAYS):
+        probs.append(f"ways {[r.get('way') for r in recs]}, not {list(WAYS)}")
+    answers = []
+    for r in recs:
+        way = r.get("way")
+        if r.get("currency") != "initiator":
+            probs.append(f"{way}: currency {r.get('currency')!r}")
+        curve = curve_of(r)
+        if len(curve) != len(r.get("curve") or []):
+            probs.append(f"{way}: a curve row is not [k, p50, lo, hi]")
+        if [c[0] for c in curve] != sorted({c[0] for c in curve}):
+            probs.append(f"{way}: curve K not ascending")
+        if any(not c[2] <= c[1] <= c[3] for c in curve):
+            probs.append(f"{way}: curve lo <= p50 <= hi does not hold")
+        for p in r.get("points") or []:
+            if p.get("linux_pos") != ONE_RUN:
+                probs.append(f"{way} W {p.get('w')}: linux_pos {p.get('linux_pos')!r}")
+            if not rank(point_k(p, "k_lo")) <= rank(point_k(p)) <= rank(point_k(p, "k_hi")):
+                probs.append(f"{way} W {p.get('w')}: k_lo <= k <= k_hi does not hold")
+            if p.get("answer"):
+                answers.append((way, p))
+    if len(answers) > 1:
+        probs.append(f"{len(answers)} answer points")
+    fnd = [r for r in records if r.get("type") == "findings"]
+    part = fnd[-1].get("ceiling") if fnd else None
+    if answers and isinstance(part, dict):
+        way, p = answers[0]
+        got = {k: part.get(k) for k in ("way", "w", "k", "k_where", "linux_pos")}
+        want = {"way": way, "w": p.get("w"), "k": p.get("k"), "k_where": p.get("k_where"),
+                "linux_pos": ONE_RUN}
+        if got != want:
+            probs.append(f"findings ceiling {got}, the answer point {want}")
     return probs
