@@ -324,7 +324,7 @@ static unsigned configs_total(const struct sd_config *sw)
 
 void shootdown_sweep(const struct sd_config *sw)
 {
-	/* 12 KiB of encodings: off the stack */
+	/* 24 KiB of encodings: off the stack */
 	static struct sweep_state st;
 	unsigned done = 0, total = configs_total(sw);
 	bool covered[TOPO_CLASSES] = {false};
