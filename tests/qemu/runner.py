@@ -655,7 +655,7 @@ def check_sweep(records, sweep, smp):
     env = next((r for r in records if r.get("type") == "env"), {})
     want_n = experiments.shootdown_records(
         plan.get("strategies", []), plan.get("pages", []), plan.get("targets", []),
-        smp - 1, experiments.shootdown_classes(env))
+        env.get("cpus_online", smp) - 1, experiments.shootdown_classes(env))
     got_n = sum(1 for r in records if r.get("type") == "result" and
                 r.get("bench") == "shootdown")
     if want_n != got_n:
