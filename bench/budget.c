@@ -178,7 +178,8 @@ static void shootdown_runs(struct json *j, const struct bench_params *p)
 	for (uint32_t i = 0; i < p->strategies.n; i++) {
 		enum strategy s = (enum strategy)p->strategies.v[i];
 
-		if (s == S_INVLPGB && !plan.sd.invlpgb)
+		if ((s == S_INVLPGB && !plan.sd.invlpgb) ||
+		    (s == S_INVLPGB_LINUX && !plan.sd.invlpgb_linux))
 			continue;
 		json_str(j, NULL, strategy_names[s]);
 		if (shootdown_global_name(s))

@@ -154,14 +154,14 @@ static int prepare_invlpgb(struct flush_plan *p)
 	const struct flush_req *r = &p->req;
 	struct invlpgb_caps caps = {.max_pages = r->invlpgb_max,
 				    .pcide = read_cr4() & CR4_PCIDE};
-	struct invlpgb_req req = {.va = r->va,
-				  .pages = r->pages,
-				  .stride = r->stride,
-				  .all_va = p->how == FLUSH_INVLPGB_ALL,
-				  .include_global = r->global};
+	struct invlpgb_req range = {.va = r->va,
+				    .pages = r->pages,
+				    .stride = r->stride,
+				    .include_global = r->global};
 	int err;
 
-	err = invlpgb_encode_range(&req, &caps, p->insn, p->cap, &p->ninsn);
+	err = flush_encode_invlpgb(p->how, &range, &caps, p->insn, p->cap,
+				   &p->ninsn);
 	if (err || !p->ninsn)
 		return err;
 	inject(p);
@@ -206,11 +206,8 @@ int flush_prepare(struct flush_plan *p, const struct flush_req *req,
 				 .insn = insn,
 				 .cap = cap,
 				 .tlbsync = true};
-	if (p->how == FLUSH_IPI_LINUX)
-		p->how = req->pages <= FLUSH_SINGLE_PAGE_CEILING
-				 ? FLUSH_IPI_RANGE
-				 : FLUSH_IPI_FULL;
-	if (p->how == FLUSH_INVLPGB || p->how == FLUSH_INVLPGB_ALL)
+	p->how = flush_resolve(req->how, req->pages);
+	if (flush_is_invlpgb(p->how))
 		return prepare_invlpgb(p);
 	choose_fns(p);
 	return INVLPGB_OK;
@@ -274,7 +271,7 @@ bool flush_run(struct flush_plan *p)
 {
 	bool ok = true;
 
-	if (p->how == FLUSH_INVLPGB || p->how == FLUSH_INVLPGB_ALL)
+	if (flush_is_invlpgb(p->how))
 		return run_invlpgb(p);
 	if (p->how != FLUSH_IPI_PAGE)
 		return ipi_round(p, &p->range);

@@ -3,8 +3,8 @@
  * The one way every experiment flushes, as Linux has one flush_tlb_info
  * and one flush_tlb_mm_range(): a request says what to invalidate, on
  * which CPUs and how; flush_prepare() turns it into a plan outside any
- * timed region (ipi-linux's choice, the INVLPGB encoding in chunks of
- * CPUID's maximum, an injected encoding bug); flush_run() carries the
+ * timed region (Linux's choices and the INVLPGB encoding, which
+ * bench/flush_how.c decides, and an injected encoding bug); flush_run() carries the
  * plan out, and is what the experiments time. A fix to how a strategy
  * flushes lands here once, so the experiments cannot disagree.
  */
@@ -14,51 +14,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "bench/flush_how.h"
 #include "bench/params.h"
 #include "kernel/cpu.h"
 #include "mm/invlpgb.h"
 #include "smp/cpumask.h"
 #include "smp/smp.h"
 
-/*
- * Linux's tlb_single_page_flush_ceiling (arch/x86/mm/tlb.c): a range of
- * up to this many pages is flushed one INVLPG per page; a longer one by
- * flushing the whole TLB. Past it, the INVLPGs cost more than refilling
- * what a full flush drops needlessly; Linux measured the crossover on
- * the CPUs of 2014 and kept 33. Ours is the same, so that `ipi-linux`
- * and the reclaim batches flush as Linux would.
- */
-#define FLUSH_SINGLE_PAGE_CEILING 33
-
 /* How long a flush waits for its responders before it FAILs them. */
 #define FLUSH_WAIT_US CPU_WAIT_US /* kernel/cpu.h: the one wait */
-
-enum flush_how {
-	FLUSH_IPI_PAGE,	 /* an IPI round per page; each CPU INVLPGs it */
-	FLUSH_IPI_RANGE, /* one round; each CPU INVLPGs every page */
-	FLUSH_IPI_FULL,	 /* one round; each CPU flushes its whole TLB */
-	FLUSH_IPI_LINUX, /* RANGE up to the ceiling, else FULL */
-	/*
-	 * One round; the responders flush their whole TLB, the initiator
-	 * INVLPGs the range (reclaim's per-page path: a responder that
-	 * fell behind in Linux's flush generations flushes everything).
-	 */
-	FLUSH_IPI_REMOTE_FULL,
-	FLUSH_INVLPGB, /* INVLPGB of the range in chunks, then TLBSYNC */
-	/*
-	 * One INVLPGB of every non-global entry, then TLBSYNC: Linux's
-	 * invlpgb_flush_all_nonglobals(), its batched reclaim flush.
-	 */
-	FLUSH_INVLPGB_ALL,
-	/*
-	 * One round in which the responders only acknowledge, and the
-	 * initiator INVLPGs the range: a flush that misses every other
-	 * CPU, on purpose. The negative control of a cross-CPU check (and
-	 * its fault injection), with the IPIs of a real round, so that
-	 * the CPUs interleave as under the strategies it stands for.
-	 */
-	FLUSH_IPI_LOCAL_ONLY,
-};
 
 struct flush_req {
 	enum flush_how how;
@@ -105,7 +69,7 @@ struct flush_range {
 
 struct flush_plan {
 	struct flush_req req;
-	enum flush_how how; /* FLUSH_IPI_LINUX resolved */
+	enum flush_how how; /* flush_resolve()d */
 	struct flush_range range;
 	struct invlpgb_regs *insn; /* the caller's, cap of them */
 	size_t cap, ninsn;

@@ -10,8 +10,9 @@
 
 /* Each list of names once: the experiments' arrays and the keys' choices. */
 #define BENCH_NAMES "primitives", "shootdown", "reclaim", "flushloop"
-#define STRATEGY_NAMES \
-	"ipi-page", "ipi-range", "ipi-full", "ipi-linux", "invlpgb"
+#define STRATEGY_NAMES                                               \
+	"ipi-page", "ipi-range", "ipi-full", "ipi-linux", "invlpgb", \
+		"invlpgb-linux"
 
 const char *const bench_names[4] = {BENCH_NAMES};
 const char *const strategy_names[S_COUNT] = {STRATEGY_NAMES};

@@ -271,7 +271,7 @@ static void default_shootdown(const struct plan_machine *m,
 		sd->targets[sd->ntargets++] = t;
 	sd->targets[sd->ntargets++] = resp;
 	sd->ipi_strategies = 4;
-	sd->invlpgb = m->invlpgb;
+	sd->invlpgb = sd->invlpgb_linux = m->invlpgb;
 	sd->classes = m->classes;
 	sd->samples = DEFAULT_SAMPLES;
 	sd->warmup = DEFAULT_WARMUP;

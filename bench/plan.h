@@ -79,8 +79,9 @@ struct plan_shootdown {
 	uint32_t pages[PLAN_LIST_MAX], npages;
 	uint32_t targets[PLAN_LIST_MAX], ntargets; /* resolved, ascending */
 	uint32_t ipi_strategies;		   /* IPI strategies run */
-	bool invlpgb;	  /* INVLPGB (or its model) runs too */
-	uint32_t classes; /* extra 1-target configs by distance */
+	bool invlpgb;	    /* INVLPGB (or its model) runs too */
+	bool invlpgb_linux; /* and invlpgb-linux (no global variant) */
+	uint32_t classes;   /* extra 1-target configs by distance */
 	uint32_t samples, warmup;
 	bool samples_set, warmup_set, targets_set;
 	/*

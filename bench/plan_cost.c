@@ -4,7 +4,7 @@
  * at given sizes, from the costs measured here or from the pilots, and
  * those costs carried to another CPU count.
  */
-#include "bench/flush.h"
+#include "bench/flush_how.h"
 #include "bench/plan.h"
 #include "bench/plan_cost.h"
 
@@ -56,8 +56,9 @@ static uint64_t sd_sample_cycles(const struct plan_shootdown *sd,
 		sum += (uint64_t)modes * (sd->ipi_strategies - 1) *
 		       (around + rt + (uint64_t)k * c->invlpg);
 	}
-	if (sd->invlpgb)
-		sum += around + (uint64_t)k * c->invlpg;
+	/* Each INVLPGB strategy: the initiator's share, as an INVLPG each. */
+	sum += (uint64_t)(sd->invlpgb + sd->invlpgb_linux) *
+	       (around + (uint64_t)k * c->invlpg);
 	return sum;
 }
 
@@ -120,14 +121,16 @@ uint64_t plan_shootdown_cycles(const struct plan_shootdown *sd,
 
 /*
  * Shootdown's runs: per page count and responder count, each IPI
- * strategy and ipi-full-global (also broadcast when it is to all), and
- * INVLPGB and its global variant; the distance classes after the first
- * (which is the 1-responder configuration) add 1-responder runs.
+ * strategy and ipi-full-global (also broadcast when it is to all),
+ * INVLPGB and its global variant, invlpgb-linux; the distance classes
+ * after the first (which is the 1-responder configuration) add
+ * 1-responder runs.
  */
 static uint64_t sd_runs(const struct plan_shootdown *sd, uint32_t responders)
 {
 	uint64_t ipi = sd->ipi_strategies ? sd->ipi_strategies + 1 : 0;
-	uint64_t invlpgb = sd->invlpgb ? 2 : 0, per_pages = 0;
+	uint64_t invlpgb = (sd->invlpgb ? 2 : 0) + sd->invlpgb_linux;
+	uint64_t per_pages = 0;
 
 	for (uint32_t j = 0; j < sd->ntargets; j++)
 		per_pages +=

@@ -35,10 +35,10 @@ static void shootdown_delay(struct sd_config *sw, const struct param_delay *d)
 {
 	if (!d->on)
 		return;
-	if (d->strategy == S_INVLPGB) {
-		report_info(
-			"shootdown: delay_handler: invlpgb has no responder "
-			"handler: no delay");
+	if (strategy_is_invlpgb((int)d->strategy)) {
+		report_info("shootdown: delay_handler: %s has no responder "
+			    "handler: no delay",
+			    strategy_names[d->strategy]);
 		return;
 	}
 	sw->delay_strategy = (enum strategy)d->strategy;
@@ -97,6 +97,9 @@ void shootdown_plan_shape(const struct bench_params *p,
 			continue;
 		if (s == S_INVLPGB)
 			sd->invlpgb = bench_invlpgb_planned(&ctx->invlpgb);
+		else if (s == S_INVLPGB_LINUX)
+			sd->invlpgb_linux =
+				bench_invlpgb_planned(&ctx->invlpgb);
 		else
 			sd->ipi_strategies++;
 	}

@@ -19,13 +19,22 @@
 static const enum flush_how strategy_how[S_COUNT] = {
 	[S_IPI_PAGE] = FLUSH_IPI_PAGE, [S_IPI_RANGE] = FLUSH_IPI_RANGE,
 	[S_IPI_FULL] = FLUSH_IPI_FULL, [S_IPI_LINUX] = FLUSH_IPI_LINUX,
-	[S_INVLPGB] = FLUSH_INVLPGB,
+	[S_INVLPGB] = FLUSH_INVLPGB,   [S_INVLPGB_LINUX] = FLUSH_INVLPGB_LINUX,
 };
 
 /* delay_handler=: the busy-wait of this variant's handlers, or 0. */
 uint64_t sd_delay_of(const struct variant *v, const struct sd_config *sw)
 {
 	return v->s == sw->delay_strategy ? sw->delay_cycles : 0;
+}
+
+/* v's own INVLPGB encoding (an IPI variant's plan has none: NULL). */
+static struct invlpgb_regs *insns_of(struct sweep_state *st,
+				     const struct variant *v)
+{
+	if (!strategy_is_invlpgb(v->s))
+		return NULL;
+	return st->insns[v->s == S_INVLPGB_LINUX ? 2 : v->global];
 }
 
 /*
@@ -45,7 +54,7 @@ static int plan_variant(struct sweep_state *st, struct variant *v, unsigned k)
 				.bug = sw->bug,
 				.delay_cycles = sd_delay_of(v, sw)};
 
-	return flush_prepare(&v->plan, &req, st->insns, SD_MAX_PAGES);
+	return flush_prepare(&v->plan, &req, insns_of(st, v), SD_MAX_PAGES);
 }
 
 /*
@@ -92,7 +101,7 @@ static void keep_handler_times(struct variant *v, const struct cpumask *resp)
 {
 	unsigned cpu;
 
-	if (!v->handler || v->s == S_INVLPGB)
+	if (!v->handler || strategy_is_invlpgb(v->s))
 		return;
 	for (cpu = cpumask_next_below(0, resp, nr_cpus); cpu < MAX_CPUS;
 	     cpu = cpumask_next_below(cpu + 1, resp, nr_cpus))
@@ -187,7 +196,9 @@ static bool invlpgb_runs(const struct sd_config *sw)
  * Global pages (PTE.G) change what two strategies do: a CR3 reload keeps
  * their entries (ipi-full must toggle CR4.PGE) and INVLPGB drops them only
  * with include-global. INVLPG drops any entry of its address, so the
- * others would repeat the non-global rows.
+ * others would repeat the non-global rows. invlpgb-linux is Linux's flush
+ * of a process's (non-global) pages, whose full form is a single-PCID
+ * INVLPGB without include-global: it has no global variant.
  */
 static bool has_global_variant(enum strategy s)
 {
@@ -236,7 +247,7 @@ size_t sd_build_variants(struct sweep_state *st, struct variant *v, unsigned k,
 
 			if (g && !has_global_variant(s))
 				continue;
-			if (s == S_INVLPGB) {
+			if (strategy_is_invlpgb(s)) {
 				if (invlpgb_runs(sw))
 					add_variant(st, v, &n, x, k, report);
 				continue;

@@ -21,6 +21,8 @@
 struct report_control;
 
 #define MAX_VARIANTS (4 * S_COUNT) /* modes x global or not */
+/* invlpgb, invlpgb-global, invlpgb-linux: the variants with an encoding */
+#define SD_INVLPGB_VARIANTS 3
 
 /* A strategy in one IPI mode, on global pages or not, and its samples. */
 struct variant {
@@ -57,8 +59,11 @@ struct sweep_state {
 	unsigned nresp;
 	const char *distance; /* one responder of this class, or NULL */
 	struct table table;   /* the human one, beside the records */
-	/* The INVLPGB variant's encoding (the only variant that has one). */
-	struct invlpgb_regs insns[SD_MAX_PAGES];
+	/*
+	 * The INVLPGB variants' encodings, one each (sd_insns_of): planned
+	 * together, so a shared array would run the last one's encoding.
+	 */
+	struct invlpgb_regs insns[SD_INVLPGB_VARIANTS][SD_MAX_PAGES];
 	struct tally tally[S_COUNT][2][2]; /* [strategy][broadcast][global] */
 	bool nmi_due;	       /* selftest=nmi: in the first kept sample */
 	uint64_t nmi_discards; /* samples an NMI landed in */

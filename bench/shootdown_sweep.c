@@ -37,6 +37,22 @@ static void pcide_off(void *unused)
 	write_cr4(read_cr4() & ~CR4_PCIDE);
 }
 
+/* One SKIP per INVLPGB strategy asked for, named as the plan names it. */
+static void pcid_bug_skips(const struct sd_config *sw)
+{
+	char name[48];
+
+	for (int s = 0; s < S_COUNT; s++) {
+		if (!sw->strategy[s] || !strategy_is_invlpgb(s))
+			continue;
+		ksnprintf(name, sizeof(name), "shootdown: %s: bug=pcid",
+			  strategy_names[s]);
+		report_skip(name, "this CPU has no PCID (CPUID.01H:ECX[17]; "
+				  "TCG has none), so no wrong PCID can be "
+				  "named: INVLPGB is not run");
+	}
+}
+
 /*
  * CR4.PCIDE on (or back off) on every CPU, for bug=pcid only; false if
  * this CPU has no PCID (a SKIP says so when turning it on).
@@ -48,12 +64,8 @@ static bool pcid_bug(const struct sd_config *sw, bool on)
 	if (sw->bug != PARAM_BUG_PCID || !sw->invlpgb_max_pages)
 		return true;
 	if (!cpu_info.pcid) {
-		if (!on)
-			return false;
-		report_skip("shootdown: invlpgb: bug=pcid",
-			    "this CPU has no PCID (CPUID.01H:ECX[17]; TCG "
-			    "has none), so no wrong PCID can be named: "
-			    "INVLPGB is not run");
+		if (on)
+			pcid_bug_skips(sw);
 		return false;
 	}
 	cpus_others(&others);
@@ -114,7 +126,7 @@ static void out_of_memory(struct sweep_state *st, struct variant *v, size_t n,
 		    k, st->nresp, sw->samples,
 		    sw->handler_timing ? " and handler times" : "",
 		    sd_variant_name(x->s, x->global),
-		    x->s == S_INVLPGB	       ? ""
+		    strategy_is_invlpgb(x->s)  ? ""
 		    : x->mode == IPI_BROADCAST ? " (broadcast)"
 					       : " (unicast)");
 	for (size_t i = 0; i < n; i++)
@@ -312,7 +324,7 @@ static unsigned configs_total(const struct sd_config *sw)
 
 void shootdown_sweep(const struct sd_config *sw)
 {
-	/* 12 KiB of encodings: off the stack */
+	/* 24 KiB of encodings: off the stack */
 	static struct sweep_state st;
 	unsigned done = 0, total = configs_total(sw);
 	bool covered[TOPO_CLASSES] = {false};

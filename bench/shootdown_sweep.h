@@ -15,10 +15,18 @@ enum strategy {
 	S_IPI_FULL,
 	S_IPI_LINUX,
 	S_INVLPGB,
+	/* Linux's INVLPGB path: invlpgb up to the ceiling, one full beyond */
+	S_INVLPGB_LINUX,
 	S_COUNT
 };
 
 extern const char *const strategy_names[S_COUNT];
+
+/* Whether s flushes by INVLPGB: no IPI, no handler, gated on CPUID. */
+static inline bool strategy_is_invlpgb(int s)
+{
+	return s == S_INVLPGB || s == S_INVLPGB_LINUX;
+}
 
 #define SWEEP_MAX 32
 

@@ -15,7 +15,7 @@
 /* IPIs each sample must send: exact, from the strategy's definition. */
 static uint64_t expected_ipis(enum strategy s, unsigned k, unsigned nresp)
 {
-	if (s == S_INVLPGB)
+	if (strategy_is_invlpgb(s))
 		return 0;
 	return (s == S_IPI_PAGE ? k : 1) * (uint64_t)nresp;
 }
@@ -56,7 +56,7 @@ static size_t fill_fields(struct sweep_state *st, const struct variant *v,
 	f[5] = (struct result_field){"handler_p99", hs.p99, false};
 	f[6] = (struct result_field){"handler_max", hs.max, false};
 	/* INVLPGB has no handler to time; the others, when asked to. */
-	n = v->s == S_INVLPGB || !sw->handler_timing ? 4 : 7;
+	n = strategy_is_invlpgb(v->s) || !sw->handler_timing ? 4 : 7;
 	/* A record made slower on purpose says so (delay_handler=). */
 	if (sd_delay_of(v, sw))
 		f[n++] = (struct result_field){"delay_cycles",
@@ -76,17 +76,17 @@ static void emit_record(struct sweep_state *st, struct variant *v, unsigned k,
 
 	*r = (struct result){.bench = "shootdown",
 			     .strategy = sd_variant_name(v->s, v->global),
-			     .ipi_mode = v->s == S_INVLPGB ? NULL
-					 : m		   ? "broadcast"
-							   : "unicast",
+			     .ipi_mode = strategy_is_invlpgb(v->s) ? NULL
+					 : m			   ? "broadcast"
+								   : "unicast",
 			     .pages = k,
 			     .targets = st->nresp,
 			     .samples = v->samples,
 			     .n = v->n,
 			     .fields = f,
 			     .nfields = fill_fields(st, v, f),
-			     .emulated =
-				     v->s == S_INVLPGB && sw->invlpgb_emulated,
+			     .emulated = strategy_is_invlpgb(v->s) &&
+					 sw->invlpgb_emulated,
 			     .distance = st->distance};
 	st->nmi_discards += v->discarded;
 	if (v->discarded)
@@ -240,9 +240,9 @@ void sd_negative_control(struct sweep_state *st, struct report_control *ctl)
 static void verdict(const struct tally *t, int s, int m, int g,
 		    const struct report_control *ctl)
 {
-	const char *mode = s == S_INVLPGB ? ""
-			   : m		  ? " (broadcast)"
-					  : " (unicast)";
+	const char *mode = strategy_is_invlpgb(s) ? ""
+			   : m			  ? " (broadcast)"
+						  : " (unicast)";
 	char name[96];
 
 	report_gated(ctl, t->stale, "stale reads", NULL,

@@ -208,8 +208,13 @@ void table_end(struct table *t)
 	t->emulated = false;
 }
 
+/*
+ * The strategy column holds the longest name, so that none is cut into
+ * another's (invlpgb-global and invlpgb-linux, ipi-full-global); the mode
+ * column shootdown's "each" and "bcast".
+ */
 static const struct table_col result_cols[] = {
-	{"strategy", 10, TABLE_TEXT}, {"mode", 9, TABLE_TEXT},
+	{"strategy", 15, TABLE_TEXT}, {"mode", 5, TABLE_TEXT},
 	{"pages", 5, TABLE_NUM},      {"targets", 7, TABLE_NUM},
 	{"p50 ns", 8, TABLE_NUM},     {"p99 ns", 8, TABLE_NUM},
 	{"p50 cyc", 9, TABLE_NUM},    {"p99 cyc", 9, TABLE_NUM},

@@ -22,9 +22,14 @@ sys.dont_write_bytecode = True
 # bench= (bench/options.c).
 EXPERIMENTS = ("primitives", "shootdown", "reclaim", "flushloop")
 
-# shootdown: what strategies= takes (bench/options.c), and the variant on
-# global pages the sweep runs beside some of them (bench/shootdown_sweep.c).
-SHOOTDOWN = ("ipi-page", "ipi-range", "ipi-full", "ipi-linux", "invlpgb")
+# shootdown: what strategies= takes (bench/options.c), the ones that flush
+# by INVLPGB (no IPI, no ipi_mode; run where INVLPGB or its model does),
+# and the variant on global pages the sweep runs beside some of them
+# (bench/shootdown_sample.c; invlpgb-linux flushes a process's pages, which
+# are not global, so it has none).
+SHOOTDOWN = ("ipi-page", "ipi-range", "ipi-full", "ipi-linux", "invlpgb",
+             "invlpgb-linux")
+SHOOTDOWN_INVLPGB = ("invlpgb", "invlpgb-linux")
 SHOOTDOWN_GLOBAL = {"ipi-full": "ipi-full-global", "invlpgb": "invlpgb-global"}
 _SHOOTDOWN_BASE = dict({s: s for s in SHOOTDOWN},
                        **{g: s for s, g in SHOOTDOWN_GLOBAL.items()})
@@ -77,11 +82,11 @@ def shootdown_base(strategy):
 def shootdown_ipis(strategy, pages, targets):
     """IPIs one sample sends, from the strategy's definition: ipi-page one
     per page and responder, every other IPI strategy one per responder,
-    INVLPGB none; None for a strategy not known here."""
+    the INVLPGB ones none; None for a strategy not known here."""
     base = _SHOOTDOWN_BASE.get(strategy)
     if base is None:
         return None
-    if base == "invlpgb":
+    if base in SHOOTDOWN_INVLPGB:
         return 0
     return (pages if base == "ipi-page" else 1) * targets
 
@@ -93,6 +98,34 @@ def shootdown_icr_writes(strategy, mode, pages, targets):
     if ipis is None or mode != "broadcast":
         return ipis
     return ipis // targets if targets else 0
+
+
+def shootdown_records(names, pages, targets, responders, classes=1):
+    """Result records a shootdown sweep makes, from the strategies'
+    definitions: per name the plan gives (global variants included), page
+    count and responder count one, and one more for an IPI strategy to
+    every responder (the all-but-self shorthand); each distance class the
+    1-responder configuration does not stand for adds a 1-responder
+    configuration. None for a name not known here."""
+    bases = [_SHOOTDOWN_BASE.get(s) for s in names]
+    if None in bases:
+        return None
+    extra = max(classes - (1 in targets), 0)
+    per_page = 0
+    for base in bases:
+        ipi = base not in SHOOTDOWN_INVLPGB
+        per_page += sum(1 + (ipi and t == responders) for t in targets)
+        per_page += extra * (1 + (ipi and responders == 1))
+    return per_page * len(pages)
+
+
+def shootdown_classes(env):
+    """Distance classes the env record's topology has CPUs in (1 if it
+    says nothing): each one is a 1-responder configuration of the sweep."""
+    classes = (env or {}).get("topology", {}).get("classes")
+    if not isinstance(classes, dict):
+        return 1
+    return max(sum(1 for n in classes.values() if _is_int(n) and n > 0), 1)
 
 
 def reclaim_flushes(pages, batch):
@@ -148,9 +181,9 @@ def _shootdown_counts(r, online):
     probs = []
     if _is_int(online) and not 1 <= t < online:
         probs.append(f"{t} responders, with {online} cpus online")
-    if (base == "invlpgb") != (mode is None):
+    if (base in SHOOTDOWN_INVLPGB) != (mode is None):
         probs.append(f"ipi_mode {mode!r} for {s}")
-    if base == "invlpgb" and r.get("emulated"):
+    if base in SHOOTDOWN_INVLPGB and r.get("emulated"):
         return probs  # the software model sends IPIs of its own
     ipis = shootdown_ipis(s, k, t)
     want = {"ipis_sent": ipis, "irqs_received": ipis,
@@ -236,7 +269,7 @@ def check_planned(records, env, waived=()):
         for s in sd.get("strategies", []):
             if ("shootdown", _SHOOTDOWN_BASE.get(s, s)) in waived:
                 continue
-            mode = None if _SHOOTDOWN_BASE.get(s) == "invlpgb" else "unicast"
+            mode = None if _SHOOTDOWN_BASE.get(s) in SHOOTDOWN_INVLPGB else "unicast"
             for k in sd.get("pages", []):
                 for t in sd.get("targets", []):
                     if not have("shootdown", strategy=s, ipi_mode=mode, pages=k, targets=t):

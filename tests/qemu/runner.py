@@ -639,9 +639,10 @@ def check_mem(env, given):
 def check_sweep(records, sweep, smp):
     """The case's sweep (strategies x pages x targets, 0: all) is in the
     plan record's shootdown runs, each of which checklog held to a record
-    with exact counts (tools/experiments.py); no record has a stale read
-    or lacks its fields; INVLPGB runs only as the software model (no QEMU
-    accelerator exposes it)."""
+    with exact counts (tools/experiments.py); the records are as many as
+    the strategies' definitions make of the plan's runs; no record has a
+    stale read or lacks its fields; INVLPGB runs only as the software
+    model (no QEMU accelerator exposes it)."""
     pages, targets, strategies = sweep
     targets = [smp - 1 if t == 0 else t for t in targets]  # 0: all
     plan = experiments.find_plan(records).get("shootdown")
@@ -650,10 +651,20 @@ def check_sweep(records, sweep, smp):
     problems = [f"the plan's shootdown runs leave out {key} {x}"
                 for key, xs in want.items() for x in xs if x not in plan.get(key, [])]
     problems += experiments.check_clean(records, "shootdown")
+    env = next((r for r in records if r.get("type") == "env"), {})
+    want_n = experiments.shootdown_records(
+        plan.get("strategies", []), plan.get("pages", []), plan.get("targets", []),
+        env.get("cpus_online", smp) - 1, experiments.shootdown_classes(env))
+    got_n = sum(1 for r in records if r.get("type") == "result" and
+                r.get("bench") == "shootdown")
+    if want_n != got_n:
+        problems.append(f"{got_n} shootdown records, {want_n} from the plan's "
+                        "runs and the strategies' definitions (tools/experiments.py)")
     problems += [f"shootdown record {r.get('strategy')} pages={r.get('pages')} "
                  f"targets={r.get('targets')}: not marked emulated" for r in records
                  if r.get("type") == "result" and r.get("bench") == "shootdown" and
-                 experiments.shootdown_base(r.get("strategy")) == "invlpgb" and
+                 experiments.shootdown_base(r.get("strategy")) in
+                 experiments.SHOOTDOWN_INVLPGB and
                  r.get("emulated") is not True]
     return problems
 

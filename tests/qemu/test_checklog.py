@@ -231,10 +231,49 @@ class Runs(unittest.TestCase):
         self.assertEqual(experiments.shootdown_ipis("invlpgb-global", 8, 3), 0)
         self.assertIsNone(experiments.shootdown_ipis("ipi-magic", 8, 3))
         self.assertEqual(experiments.shootdown_icr_writes("ipi-page", "broadcast", 8, 3), 8)
+        self.assertEqual(experiments.shootdown_ipis("invlpgb-linux", 512, 3), 0)
+        self.assertEqual(experiments.shootdown_base("invlpgb-linux"), "invlpgb-linux")
         self.assertEqual(experiments.reclaim_flushes(4096, 31), 133)
         self.assertEqual(experiments.reclaim_ipis("per-page", 4096, 1, 3),
                          512 * experiments.reclaim_ipis("batch", 4096, 512, 3))
         self.assertEqual(experiments.reclaim_ipis("invlpgb-pages", 4096, 512, 3), 0)
+
+    def test_invlpgb_linux_has_no_ipi_mode(self):
+        rec = {"type": "result", "bench": "shootdown", "strategy": "invlpgb-linux",
+               "pages": 512, "targets": 3, "ipis_sent": 0, "irqs_received": 0}
+        env = {"cpus_online": 4}
+        self.assertEqual(experiments.check_records([rec], env), [])
+        bad = dict(rec, ipi_mode="unicast")
+        self.assertEqual([p for _, p in experiments.check_records([bad], env)],
+                         ["ipi_mode 'unicast' for invlpgb-linux"])
+        ipis = dict(rec, ipis_sent=3)
+        self.assertEqual(len(experiments.check_records([ipis], env)), 1)
+        # The software model's records are not held to IPI counts.
+        self.assertEqual(experiments.check_records([dict(ipis, emulated=True)], env), [])
+
+    def test_shootdown_record_count(self):
+        names = ["ipi-page", "ipi-full", "ipi-full-global", "invlpgb", "invlpgb-global",
+                 "invlpgb-linux"]
+        # IPI names 1 + 1 + (1 + broadcast) at 1, 2, 3 of 3 responders,
+        # INVLPGB names 3; two page counts.
+        self.assertEqual(experiments.shootdown_records(names, [1, 2], [1, 2, 3], 3), 42)
+        self.assertEqual(experiments.shootdown_records(["invlpgb-linux"], [1, 34, 512],
+                                                       [1, 2, 3], 3), 9)
+        # A second distance class: one more 1-responder configuration.
+        self.assertEqual(experiments.shootdown_records(["invlpgb-linux", "ipi-page"], [1],
+                                                       [1, 3], 3, classes=2), 2 + 3 + 2)
+        # Without a 1-responder configuration every class adds one.
+        self.assertEqual(experiments.shootdown_records(["invlpgb"], [1], [3], 3, classes=2), 3)
+        self.assertIsNone(experiments.shootdown_records(["ipi-magic"], [1], [1], 1))
+        env = {"topology": {"classes": {"smt-sibling": 0, "same-package": 3,
+                                        "other-package": 2}}}
+        self.assertEqual(experiments.shootdown_classes(env), 2)
+        self.assertEqual(experiments.shootdown_classes({}), 1)
+        recs = checklog.check_log(self.sample("good-plan-runs.log")).records
+        plan = experiments.find_plan(recs)["shootdown"]
+        self.assertEqual(experiments.shootdown_records(plan["strategies"], plan["pages"],
+                                                       plan["targets"], 1),
+                         len([r for r in recs if r.get("bench") == "shootdown"]))
 
     def test_clean_runs(self):
         recs = checklog.check_log(self.sample("good-plan-runs.log")).records

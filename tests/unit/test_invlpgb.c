@@ -377,6 +377,34 @@ static void test_decode_fields(void **state)
 	assert_int_equal(r.asid, 0x1234);
 }
 
+/*
+ * The full flush of invlpgb-linux beyond the ceiling (Linux's
+ * invlpgb_flush_single_pcid_nosync() with PCIDs off): VA-valid clear,
+ * ASID-valid with ASID 0, no include-global. The model must read it as
+ * every non-global entry of the host, and round-trip it.
+ */
+static void test_decode_full_nonglobal(void **state)
+{
+	struct invlpgb_req in = {.all_va = true}, r;
+	struct invlpgb_caps nopcid = {.max_pages = 8};
+	struct invlpgb_regs e;
+
+	(void)state;
+	r = dec_ok(0x4, 0, 0, &nopcid);
+	assert_true(r.all_va);
+	assert_false(r.include_global || r.pcid_valid || r.all_asids);
+	assert_int_equal(r.asid, 0);
+	e = enc_ok(&in, &nopcid);
+	assert_int_equal(e.rax, 0x4);
+	assert_int_equal(e.ecx, 0);
+	assert_int_equal(e.edx, 0);
+	assert_int_equal(invlpgb_decode(&e, &nopcid, &r), INVLPGB_OK);
+	assert_memory_equal(&in, &r, sizeof(in));
+	/* A count or a stride with it is ignored by the CPU: refused. */
+	dec_err(0x4, 1, 0, &nopcid, INVLPGB_EIGNORED);
+	dec_err(0x4, 0x80000000, 0, &nopcid, INVLPGB_EIGNORED);
+}
+
 /* What the hardware rejects, or does otherwise than the caller wrote. */
 static void test_decode_refusals(void **state)
 {
@@ -464,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_chunks_2m_and_errors),
 		cmocka_unit_test(test_strerror),
 		cmocka_unit_test(test_decode_fields),
+		cmocka_unit_test(test_decode_full_nonglobal),
 		cmocka_unit_test(test_decode_refusals),
 		cmocka_unit_test(test_decode_round_trip),
 	};

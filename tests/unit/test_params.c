@@ -365,8 +365,9 @@ static void test_targets_resolve_full(void **state)
 					"responder counts: the rest skipped");
 }
 
-#define STRATEGIES_EXPECTED \
-	"expected all|ipi-page|ipi-range|ipi-full|ipi-linux|invlpgb"
+#define STRATEGIES_EXPECTED                                           \
+	"expected all|ipi-page|ipi-range|ipi-full|ipi-linux|invlpgb|" \
+	"invlpgb-linux"
 
 static void test_names_good(void **state)
 {
@@ -374,12 +375,15 @@ static void test_names_good(void **state)
 
 	(void)state;
 	expect_diags("strategies=all", &p, 0);
-	expect_list(&p.strategies, 5, 0, 1, 2, 3, 4);
+	expect_list(&p.strategies, 6, 0, 1, 2, 3, 4, 5);
 	expect_diags("strategies=invlpgb,ipi-page", &p, 0);
 	expect_list(&p.strategies, 2, 4, 0);
+	/* A name that begins as another one is its own. */
+	expect_diags("strategies=invlpgb-linux,invlpgb", &p, 0);
+	expect_list(&p.strategies, 2, 5, 4);
 	/* all after a name: the name first, then the rest in table order. */
 	expect_diags("strategies=ipi-full,all,all", &p, 0);
-	expect_list(&p.strategies, 5, 2, 0, 1, 3, 4);
+	expect_list(&p.strategies, 6, 2, 0, 1, 3, 4, 5);
 	expect_diags("bench=none", &p, 0);
 	assert_int_equal(p.bench.n, 0);
 	expect_diags("bench=flushloop,primitives", &p, 0);
@@ -409,7 +413,7 @@ static void test_names_bad(void **state)
 		": skipped",
 		"cmdline: 'strategies=none': no valid item: using default "
 		"'all'");
-	expect_list(&p.strategies, 5, 0, 1, 2, 3, 4);
+	expect_list(&p.strategies, 6, 0, 1, 2, 3, 4, 5);
 	expect_diags("bench=none,primitives", &p, 1,
 		     "cmdline: 'bench=none,primitives': item 'none': mixed "
 		     "with other names: skipped");
@@ -455,7 +459,8 @@ static void test_delay(void **state)
 	assert_string_equal(got.msg[0],
 			    "cmdline: 'delay_handler=ipi-fast:10': strategy "
 			    "'ipi-fast': expected ipi-page|ipi-range|ipi-full|"
-			    "ipi-linux|invlpgb: using default 'none'");
+			    "ipi-linux|invlpgb|invlpgb-linux: using default "
+			    "'none'");
 	assert_false(delay("ipi-range:0", 1).on);
 	assert_string_equal(got.msg[0],
 			    "cmdline: 'delay_handler=ipi-range:0': cycles '0': "
@@ -601,7 +606,7 @@ static void test_from_config(void **state)
 	(void)state;
 	assert_int_equal(from_line("", &p), 0);
 	expect_list(&p.bench, 4, 0, 1, 2, 3);
-	expect_list(&p.strategies, 5, 0, 1, 2, 3, 4);
+	expect_list(&p.strategies, 6, 0, 1, 2, 3, 4, 5);
 	expect_list(&p.pages, 7, 1, 2, 8, 32, 33, 64, 512);
 	expect_list(&p.targets, 1, PARAM_TARGETS_AUTO);
 	assert_int_equal(p.invlpgb.mode, PARAM_INVLPGB_AUTO);
@@ -648,7 +653,7 @@ static void test_from_config(void **state)
 		got.msg[0],
 		"cmdline: 'strategies=x': item 'x': " STRATEGIES_EXPECTED
 		": skipped");
-	assert_int_equal(p.strategies.n, 5);
+	assert_int_equal(p.strategies.n, 6);
 	assert_int_equal(p.pages.n, 7);
 	expect_list(&p.targets, 1, PARAM_TARGETS_AUTO);
 	assert_string_equal(got.msg[6], "cmdline: 'invlpgb=z': mode 'z': "

@@ -225,6 +225,17 @@ static void test_console_output_is_planned(void **state)
 	assert_int_equal(plan_output_cycles(&p, PLAN_SHOOTDOWN, &uart),
 			 7ull * 25 * 600 * uart.console_byte);
 	assert_int_equal(plan_output_cycles(&p, PLAN_SHOOTDOWN, &tcg4), 0);
+	/*
+	 * INVLPGB adds invlpgb and invlpgb-global, invlpgb-linux one more,
+	 * at each of the 4 responder configurations (3 counts, 1 class).
+	 */
+	p.sd.invlpgb = true;
+	assert_int_equal(plan_output_cycles(&p, PLAN_SHOOTDOWN, &uart),
+			 7ull * (25 + 4 * 2) * 600 * uart.console_byte);
+	p.sd.invlpgb_linux = true;
+	assert_int_equal(plan_output_cycles(&p, PLAN_SHOOTDOWN, &uart),
+			 7ull * (25 + 4 * 3) * 600 * uart.console_byte);
+	p.sd.invlpgb = p.sd.invlpgb_linux = false;
 	assert_true(p.est_ms[PLAN_SHOOTDOWN] >
 		    quiet.est_ms[PLAN_SHOOTDOWN] + 9000);
 	/* Reclaim's runs and its control; flushloop's points and control. */
@@ -454,6 +465,7 @@ static void test_default_suite_on_a_server(void **state)
 	assert_int_equal(p.sd.targets[8], 191);
 	assert_int_equal(p.sd.samples, 200);
 	assert_true(p.sd.invlpgb);
+	assert_true(p.sd.invlpgb_linux);
 	assert_int_equal(p.sd.classes, 5);
 	assert_int_equal(p.rc.workers, 191);
 	assert_int_equal(p.rc.per_page_passes, 3);

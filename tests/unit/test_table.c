@@ -29,10 +29,10 @@ static void reset(void)
 }
 
 static const char results_header[] =
-	"strategy   mode      pages targets   p50 ns   p99 ns   p50 cyc"
+	"strategy        mode  pages targets   p50 ns   p99 ns   p50 cyc"
 	"   p99 cyc stale";
 static const char results_rule[] =
-	"---------- --------- ----- ------- -------- -------- ---------"
+	"--------------- ----- ----- ------- -------- -------- ---------"
 	" --------- -----";
 
 static void expect_num(uint64_t v, size_t width, const char *want)
@@ -84,7 +84,7 @@ static void test_results_rows(void **state)
 		table_results_begin(&t, "shootdown: 4 cpus", collect, &out), 0);
 	table_result_row(&t, &(struct table_result){
 				     .strategy = "ipi-page",
-				     .ipi_mode = "unicast",
+				     .ipi_mode = "each",
 				     .pages = 1,
 				     .targets = 1,
 				     .cycles = &a,
@@ -102,7 +102,7 @@ static void test_results_rows(void **state)
 			     });
 	table_result_row(&t, &(struct table_result){
 				     .strategy = "ipi-range",
-				     .ipi_mode = "shorthand",
+				     .ipi_mode = "bcast",
 				     .pages = 33,
 				     .targets = 2,
 			     });
@@ -112,15 +112,15 @@ static void test_results_rows(void **state)
 	assert_string_equal(out.line[1], results_header);
 	assert_string_equal(out.line[2], results_rule);
 	assert_string_equal(out.line[3],
-			    "ipi-page   unicast       1       1     1404     "
+			    "ipi-page        each      1       1     1404     "
 			    "2210      4212      6630     0");
 	/* No TSC frequency: no ns; no ipi_mode: "-". */
 	assert_string_equal(out.line[4],
-			    "invlpgb*   -           512       3        -     "
+			    "invlpgb*        -       512       3        -     "
 			    "   - 123456789         7    12");
 	/* No samples at all. */
 	assert_string_equal(out.line[5],
-			    "ipi-range  shorthand    33       2        -     "
+			    "ipi-range       bcast    33       2        -     "
 			    "   -         -         -     0");
 	assert_string_equal(out.line[6], "* emulated: INVLPGB software model, "
 					 "the timings mean nothing");
@@ -138,7 +138,7 @@ static void expect_row(const char *line, const char *strategy, const char *mode,
 {
 	char want[128];
 
-	snprintf(want, sizeof(want), "%-10s %-9s %5s %7s %8s %8s %9s %9s %5s",
+	snprintf(want, sizeof(want), "%-15s %-5s %5s %7s %8s %8s %9s %9s %5s",
 		 strategy, mode, pages, targets, p50ns, p99ns, p50cyc, p99cyc,
 		 stale);
 	assert_string_equal(line, want);
@@ -180,11 +180,35 @@ static void test_extremes(void **state)
 	assert_int_equal(strlen(out.line[0]), TABLE_WIDTH);
 	assert_int_equal(out.line[0][TABLE_WIDTH - 1], '~');
 	/* Each column abbreviates as far as its own width needs. */
-	expect_row(out.line[3], "a-very-l~*", "all-but-~", "18.4E", "18446P",
+	expect_row(out.line[3], "a-very-long-s~*", "all-~", "18.4E", "18446P",
 		   "18446.7P", "18446.7P", "18446744T", "18446744T", "18.4E");
 	/* UINT64_MAX cycles at UINT64_MAX kHz is 1 ms. */
-	expect_row(out.line[4], "a-very-lo~", "-", "0", "0", "1000000",
+	expect_row(out.line[4], "a-very-long-st~", "-", "0", "0", "1000000",
 		   "1000000", "18446744T", "18446744T", "0");
+}
+
+/* Every shootdown strategy's name whole: none cut into another's. */
+static void test_strategy_names_whole(void **state)
+{
+	static const char *const names[] = {"ipi-full-global", "invlpgb-global",
+					    "invlpgb-linux"};
+	static const char *const want[] = {
+		"ipi-full-global ", "invlpgb-global* ", "invlpgb-linux*  "};
+	struct table t;
+
+	(void)state;
+	reset();
+	table_results_begin(&t, "t", collect, &out);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		table_result_row(&t, &(struct table_result){
+					     .strategy = names[i],
+					     .ipi_mode = i ? NULL : "bcast",
+					     .emulated = i != 0,
+				     });
+	assert_int_equal(out.n, 6);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		assert_memory_equal(out.line[3 + i], want[i], strlen(want[i]));
+	assert_memory_equal(out.line[3] + 16, "bcast ", 6);
 }
 
 static void test_generic_table(void **state)
@@ -267,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_format_num),
 		cmocka_unit_test(test_results_rows),
 		cmocka_unit_test(test_extremes),
+		cmocka_unit_test(test_strategy_names_whole),
 		cmocka_unit_test(test_generic_table),
 		cmocka_unit_test(test_bad_layouts),
 	};

@@ -32,7 +32,7 @@ unit_tests.mm := pmm pt invlpgb
 unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
 	barrier cpucount concurrency
 unit_tests.bench := stats hist params table plan reclaim_counts findings \
-	ceiling reclaim_race rc_timeline caveats fline
+	ceiling reclaim_race rc_timeline caveats fline flush_how
 
 unit_srcs.kstring := lib/kstring.c
 unit_srcs.json := lib/json.c
@@ -70,6 +70,7 @@ unit_srcs.hist := bench/hist.c
 unit_srcs.rc_timeline := bench/rc_timeline.c bench/stats.c \
 	kernel/tsc_estimate.c lib/muldiv.c
 unit_srcs.ceiling := bench/ceiling.c bench/ceiling_book.c
+unit_srcs.flush_how := bench/flush_how.c mm/invlpgb.c
 unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
 	lib/cmdline.c lib/cmdline_list.c lib/kstring.c
 unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
