@@ -6,7 +6,7 @@ measured or that the budget planner chose: `samples` (cut to fit the
 budget) and reclaim's `pages` (the cold region, cut likewise) differ
 between two runs of the same configuration and are not in it; the
 counters (`ipis_sent`, ...) are outcomes. The key is documented in
-docs/results.md; change both together.
+docs/results.md ("compare").
 """
 
 # Fields that identify a configuration in every bench, where present.
