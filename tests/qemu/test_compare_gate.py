@@ -143,6 +143,23 @@ class Gate(unittest.TestCase):
         self.assertLess(slower[0].rel, 40)
         self.assertNotEqual(cmp.level.verdict, compare.SLOWER, cmp.level.line())
 
+    def test_half_the_rows_slower_leaves_the_rest_alone(self):
+        # The delay test's shape: most shootdown rows (ipi-range's and
+        # invlpgb's) twice as slow. The level rises with them; the ipi-page
+        # rows, unchanged, must not be called faster for it.
+        a = self.same[:5]
+        moved = lambda rec: rec.get("strategy") in ("ipi-range", "invlpgb")  # noqa: E731
+        b = [make_run(f"half{i}", 400 + i, f, shift=2.0, which=moved)
+             for i, f in enumerate(launch_factors(10, 5))]
+        cmp = gate(a, b, bench=["shootdown"])
+        self.assertEqual(cmp.status(), 1, cmp.render())
+        for r in cmp.rows:
+            strategy = compare.plain(dict(r.key)["strategy"])
+            with self.subTest(row=r.describe()):
+                self.assertNotEqual(r.verdict, compare.FASTER, cmp.render())
+                if strategy == "ipi-page":
+                    self.assertNotEqual(r.verdict, compare.SLOWER, cmp.render())
+
     def test_a_uniform_slowdown_is_the_level(self):
         a = self.same[:5]
         b = [make_run(f"all{i}", 300 + i, f * 1.3) for i, f in enumerate(launch_factors(9, 5))]

@@ -996,9 +996,11 @@ class FreshLogs(unittest.TestCase):
         # Structure only: whether the gate calls it depends on which launch
         # modes TCG dealt (the statistics are tested on synthetic runs,
         # test_compare_gate.py). What holds anywhere: the delayed
-        # strategy's rows moved up at the point estimate, each by more
-        # than its undelayed rows did (the delay is 50000 cycles a
-        # responder, about 10x an undelayed ipi-range shootdown).
+        # strategy's rows moved up at the point estimate, each by a
+        # factor 1.3 more than its undelayed rows did: a launch mode moves
+        # both strategies of the same boots alike, and the delay (50000
+        # cycles a responder, about the whole undelayed cost at 8 pages)
+        # at least doubles an ipi-range shootdown.
         self.assertIn(status, (0, 1), out)
         self.assertRegex(out, r"(?m)^level: ")
         moved = {}
@@ -1007,8 +1009,8 @@ class FreshLogs(unittest.TestCase):
             if m:
                 moved.setdefault(m.group(1), []).append(float(m.group(2)))
         self.assertEqual(sorted(moved), ["ipi-page", "ipi-range"], out)
-        self.assertGreater(min(moved["ipi-range"]), 100, out)
-        self.assertGreater(min(moved["ipi-range"]), max(moved["ipi-page"]) + 50, out)
+        self.assertGreater((1 + min(moved["ipi-range"]) / 100) /
+                           (1 + max(moved["ipi-page"]) / 100), 1.3, out)
 
     def test_answer_without_invlpgb_says_no_data(self):
         logs = self.need(*SAME_A)

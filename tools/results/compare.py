@@ -208,8 +208,18 @@ def judge(rows, opts, alpha):
         [r.p for r in rows]
     for row, p_adj in zip(rows, adjusted):
         row.p_adj = p_adj
-        if p_adj is not None:
-            row.verdict = verdict(p_adj, alpha, row.rel, opts.threshold)
+        if p_adj is None:
+            continue
+        row.verdict = verdict(p_adj, alpha, row.rel, opts.threshold)
+        # Against its run's level a row can move the other way from its
+        # p50: where half the rows slowed down, the level rises with them
+        # and the unchanged half looks faster. A verdict needs both.
+        raw = verdict(0.0, 1.0, row.d50, opts.threshold)
+        if row.verdict != SAME and raw != row.verdict:
+            row.notes.append(f"{row.verdict} against its run's level ({row.rel:+.1f}%) but "
+                             f"not in its own p50 ({fmt_pct(row.d50)}): the level moved "
+                             "with other rows; not called")
+            row.verdict = SAME
 
 
 class Level:
