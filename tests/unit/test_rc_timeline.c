@@ -287,7 +287,7 @@ static void test_block_len(void **state)
 	assert_int_equal(rc_tl_block_len(2, 0), 1);
 	/* rho 0.84: tau 11.5, blocks of 12 beat sqrt's 10 */
 	assert_int_equal(rc_tl_block_len(100, 840), 12);
-	assert_int_equal(rc_tl_block_len(100, 500), 10); /* tau 3 */
+	assert_int_equal(rc_tl_block_len(100, 500), 10);    /* tau 3 */
 	assert_int_equal(rc_tl_effective_bins(20, 840), 1); /* the 1.7 */
 	assert_int_equal(rc_tl_effective_bins(100, 0), 100);
 	assert_int_equal(rc_tl_effective_bins(100, -500), 100);
