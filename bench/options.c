@@ -166,15 +166,16 @@ const struct cmdline_opt bench_opts[] = {
 	},
 	{
 		/*
-		 * 1 ms: a default run's batch-512 pass pages out in about
-		 * 160 ms under TCG, in units of about 2.6 ms, so it gets
-		 * some 50 bins a unit or more long; longer passes' bins grow.
+		 * 1 ms, so a finest bin of 20 us (RC_TL_FINE): a default
+		 * run's batch-512 pass pages out in about 12 ms under TCG,
+		 * polled every 16 pages, so it gets 100 bins of some 120 us;
+		 * longer passes' bins grow.
 		 */
 		.key = "timeline_ms",
 		.kind = OPT_UINT,
 		.def = "1",
-		.help = "reclaim: finest bin of the timeline records "
-			"(0: none; bins grow with the page-out)",
+		.help = "reclaim: timeline records' bins, 1/50 of it the "
+			"finest (0: none; bins grow with each window)",
 		.offset = P_OFF(timeline_ms),
 		.min = 0,
 		.max = 1000,

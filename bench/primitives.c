@@ -186,15 +186,19 @@ static void time_local(struct bench_ctx *ctx, const char *name, local_op op,
 {
 	struct entry_counts c = {0, 0};
 
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < BENCH_WARMUP + n; i++) {
+		bool cached = prepare(pages), dropped;
 		uint64_t t0, t1;
 
-		c.cached += prepare(pages);
 		t0 = rdtsc_ordered();
 		op(arg);
 		t1 = rdtsc_ordered();
-		s[i] = t1 - t0;
-		c.dropped += range_reads(pages, frames[cur]);
+		s[bench_slot(i)] = t1 - t0;
+		dropped = range_reads(pages, frames[cur]);
+		if (i < BENCH_WARMUP)
+			continue; /* the counts are of the kept samples */
+		c.cached += cached;
+		c.dropped += dropped;
 	}
 	emit_local(ctx, name, pages, s, n, &c, emulated);
 	tally(name, &c, n);
@@ -352,11 +356,11 @@ static bool time_pingpong(unsigned cpu, uint64_t *s, unsigned n)
 	static struct pingpong line;
 	struct cpumask one;
 
-	line = (struct pingpong){.rounds = n};
+	line = (struct pingpong){.rounds = BENCH_WARMUP + n};
 	cpumask_zero(&one);
 	cpumask_set(cpu, &one);
 	on_cpumask_async(&one, pingpong_responder, &line, IPI_EACH);
-	for (unsigned k = 1; k <= n; k++) {
+	for (unsigned k = 1; k <= BENCH_WARMUP + n; k++) {
 		uint64_t t0 = rdtsc_ordered();
 
 		line.ping = k;
@@ -365,7 +369,7 @@ static bool time_pingpong(unsigned cpu, uint64_t *s, unsigned n)
 				return false;
 			cpu_relax();
 		}
-		s[k - 1] = rdtsc_ordered() - t0;
+		s[bench_slot(k - 1)] = rdtsc_ordered() - t0;
 	}
 	return xcall_wait(&one, PINGPONG_TIMEOUT_US);
 }
@@ -375,19 +379,19 @@ static void remote_primitives(struct bench_ctx *ctx, unsigned cpu, uint64_t *s,
 {
 	bool ok = true;
 
-	for (unsigned i = 0; i < n && ok; i++) {
+	for (unsigned i = 0; i < BENCH_WARMUP + n && ok; i++) {
 		uint64_t t0 = rdtsc_ordered();
 
 		ok = ping_cpu(cpu);
-		s[i] = rdtsc_ordered() - t0;
+		s[bench_slot(i)] = rdtsc_ordered() - t0;
 	}
 	if (ok)
 		emit(ctx, "ipi-roundtrip", s, n, 1, cpu);
-	for (unsigned i = 0; i < n && ok; i++) {
+	for (unsigned i = 0; i < BENCH_WARMUP + n && ok; i++) {
 		uint64_t t0 = rdtsc_ordered();
 
 		ok = on_cpu(cpu, nothing, NULL);
-		s[i] = rdtsc_ordered() - t0;
+		s[bench_slot(i)] = rdtsc_ordered() - t0;
 	}
 	if (ok)
 		emit(ctx, "xcall-roundtrip", s, n, 1, cpu);
@@ -419,10 +423,10 @@ void primitives_run(const struct bench_params *p, struct bench_ctx *ctx)
 		report_fail("primitives: setup", "could not map the test page");
 		return;
 	}
-	for (unsigned i = 0; i < n; i++) { /* the TSC's own cost, kept raw */
+	for (unsigned i = 0; i < BENCH_WARMUP + n; i++) { /* kept raw */
 		uint64_t t0 = rdtsc_ordered();
 
-		s[i] = rdtsc_ordered() - t0;
+		s[bench_slot(i)] = rdtsc_ordered() - t0;
 	}
 	bench_printf("primitives: on cpu %u (cycles and ns, p50 / p99)\n",
 		     this_cpu());

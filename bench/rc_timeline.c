@@ -112,21 +112,118 @@ uint64_t rc_tl_t975_x1000(size_t df)
 	return df < 60 ? 2000 : df < 120 ? 1980 : 1960;
 }
 
+/* |v|, and the sign apart: div128 is unsigned */
+static unsigned __int128 mag(__int128 v)
+{
+	return (unsigned __int128)(v < 0 ? -v : v);
+}
+
 /*
- * One window's rate C / T (counts over microseconds, the bins' sums) and
- * its relative variance in 1e-12 units, as a ratio estimator has it:
- * var(R) / R^2 = n sum((c T - C t)^2) / ((n - 1) T^2 C^2). Bins without
- * time are left out: no snapshot closed them (they hold no count).
+ * One window: its rate C / T (counts over microseconds, the timed bins'
+ * sums), the lag-1 autocorrelation of its bins' residuals c T - C t, the
+ * effective bins and the blocks it is cut into, and the rate's relative
+ * variance over the blocks in 1e-12 units, as a ratio estimator has it:
+ * var(R) / R^2 = k sum((c T - C t)^2) / ((k - 1) T^2 C^2) over the k
+ * blocks' sums. Bins without time are left out: no snapshot closed them
+ * (they hold no count).
  */
 struct window {
-	uint64_t c, t, n;
+	uint64_t c, t, n, len, blocks, eff;
+	int64_t rho_x1000;
 	unsigned __int128 relvar;
 };
+
+static __int128 residual(uint64_t c, uint64_t t, const struct window *w)
+{
+	return (__int128)((unsigned __int128)c * w->t) -
+	       (__int128)((unsigned __int128)w->c * t);
+}
+
+/* Lag-1 autocorrelation of the residuals, in thousandths, below 1000. */
+static int64_t lag1_x1000(const uint64_t *c, const uint64_t *t, size_t n,
+			  const struct window *w)
+{
+	unsigned __int128 sq = 0, pos = 0, neg = 0, num;
+	__int128 prev = 0;
+	bool have = false;
+	int64_t r;
+
+	for (size_t i = 0; i < n; i++) {
+		__int128 e;
+
+		if (!t[i])
+			continue;
+		e = residual(c[i], t[i], w);
+		sq += mag(e) * mag(e);
+		if (have && (e < 0) == (prev < 0))
+			pos += mag(e) * mag(prev);
+		else if (have)
+			neg += mag(e) * mag(prev);
+		prev = e;
+		have = true;
+	}
+	num = pos >= neg ? pos - neg : neg - pos;
+	/* no 128-bit divisor: both shifted until sq fits (|num| <= sq) */
+	while (sq >> 63) {
+		sq >>= 1;
+		num >>= 1;
+	}
+	if (!sq)
+		return 0;
+	r = (int64_t)div128(num * 1000, (uint64_t)sq);
+	r = pos >= neg ? r : -r;
+	return r > 999 ? 999 : r < -1000 ? -1000 : r;
+}
+
+uint64_t rc_tl_block_len(uint64_t n, int64_t rho_x1000)
+{
+	uint64_t len = 1, tau = 1;
+
+	while ((len + 1) * (len + 1) <= n)
+		len++; /* floor(sqrt(n)) */
+	/* tau = (1 + rho) / (1 - rho), rounded up; rho <= 0: 1 */
+	if (rho_x1000 > 0)
+		tau = (uint64_t)(2000 - 1) / (uint64_t)(1000 - rho_x1000);
+	return len > tau ? len : tau;
+}
+
+uint64_t rc_tl_effective_bins(uint64_t n, int64_t rho_x1000)
+{
+	if (rho_x1000 <= 0)
+		return n; /* no credit for alternation: n at most */
+	return n * (uint64_t)(1000 - rho_x1000) / (uint64_t)(1000 + rho_x1000);
+}
+
+/*
+ * The sum of the blocks' squared residuals: timed bin j is in block
+ * j / len, the last block taking the rest.
+ */
+static unsigned __int128 block_sq(const uint64_t *c, const uint64_t *t,
+				  size_t n, const struct window *w)
+{
+	unsigned __int128 e = 0;
+	uint64_t bc = 0, bt = 0, j = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!t[i])
+			continue;
+		bc += c[i];
+		bt += t[i];
+		j++;
+		if (j % w->len || (j / w->len >= w->blocks && j < w->n))
+			continue;
+		e += mag(residual(bc, bt, w)) * mag(residual(bc, bt, w));
+		bc = bt = 0;
+	}
+	if (bt) /* the rest, after the last full block */
+		e += mag(residual(bc, bt, w)) * mag(residual(bc, bt, w));
+	return e;
+}
 
 static struct window window_of(const uint64_t *c, const uint64_t *t, size_t n)
 {
 	struct window w = {0};
-	unsigned __int128 e = 0;
+	unsigned __int128 e;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!t[i])
@@ -135,24 +232,27 @@ static struct window window_of(const uint64_t *c, const uint64_t *t, size_t n)
 		w.t += t[i];
 		w.n++;
 	}
-	if (w.n < 2 || !w.c)
+	if (w.n < 2)
 		return w;
-	for (size_t i = 0; i < n; i++) {
-		__int128 d;
-
-		if (!t[i])
-			continue;
-		d = (__int128)((unsigned __int128)c[i] * w.t) -
-		    (__int128)((unsigned __int128)w.c * t[i]);
-		e += (unsigned __int128)(d < 0 ? -d : d) *
-		     (unsigned __int128)(d < 0 ? -d : d);
-	}
+	/* no counts: every residual 0, no spread (rho 0, as many blocks) */
+	w.rho_x1000 = w.c ? lag1_x1000(c, t, n, &w) : 0;
+	w.eff = rc_tl_effective_bins(w.n, w.rho_x1000);
+	w.len = rc_tl_block_len(w.n, w.rho_x1000);
+	w.blocks = w.n / w.len;
+	if (w.blocks < 2 || !w.c)
+		return w;
+	e = block_sq(c, t, n, &w);
 	/* e 1e12 / (T^2 C^2), a 64-bit factor at a time, scaled as it goes */
 	e = div128(e, w.t) * 1000000;
 	e = div128(e, w.t) * 1000000;
 	e = div128(div128(e, w.c), w.c);
-	w.relvar = div128(e * w.n, w.n - 1);
+	w.relvar = div128(e * w.blocks, w.blocks - 1);
 	return w;
+}
+
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
 }
 
 struct rc_tl_loss rc_tl_loss(const uint64_t *bc, const uint64_t *bt, size_t nb,
@@ -163,16 +263,26 @@ struct rc_tl_loss rc_tl_loss(const uint64_t *bc, const uint64_t *bt, size_t nb,
 	unsigned __int128 q;
 	uint64_t df;
 
+	r.blocks = min64(b.blocks, d.blocks);
+	r.effective_bins = min64(b.eff, d.eff);
+	r.block_bins[0] = b.len;
+	r.block_bins[1] = d.len;
+	r.rho_x1000[0] = b.rho_x1000;
+	r.rho_x1000[1] = d.rho_x1000;
 	if (b.n < 2 || d.n < 2 || !b.c)
 		return r;
 	/* Q = (Cd / Td) / (Cb / Tb), the ratio of the rates, in millionths */
 	q = div128(div128((unsigned __int128)d.c * b.t * 1000000, d.t), b.c);
 	r.loss_x100 = 10000 - (int64_t)div128(q + 50, 100);
+	r.estimated = true;
+	/* Fewer blocks than that: no interval (blocks longer than tau) */
+	if (r.blocks < RC_TL_MIN_BLOCKS || r.effective_bins < RC_TL_MIN_BLOCKS)
+		return r;
 	/*
 	 * var(Q) / Q^2 = var(Rd) / Rd^2 + var(Rb) / Rb^2 (delta method), so
 	 * the half-width is t * 100% * Q * sqrt(that), in hundredths.
 	 */
-	df = (b.n < d.n ? b.n : d.n) - 1;
+	df = r.blocks - 1;
 	r.half_x100 =
 		(uint64_t)div128((unsigned __int128)rc_tl_t975_x1000(df) * q *
 					 stats_isqrt_round(d.relvar + b.relvar),

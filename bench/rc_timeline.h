@@ -3,7 +3,7 @@
  * The reclaim timeline's portable part (bench/rc_timeline.c, tested on the
  * host): cumulative counts taken at bin edges turned into counts per bin,
  * the compact text a record carries them in, and the loss with its
- * interval over bins. Integer-only: the kernel has no FPU state.
+ * interval over blocks of bins. Integer-only: the kernel has no FPU state.
  *
  * Encoding (docs/output.md, "timeline"): a series of counts becomes one
  * string. Each count is taken as its difference from the one before (the
@@ -54,19 +54,42 @@ long rc_tl_decode(const char *s, uint64_t *v, size_t max);
 /*
  * The loss of during against before, as the experiment states it: 100 -
  * 100 * rate(during) / rate(before), each rate a window's counts over its
- * time (c and t: counts and microseconds per bin, n bins), with the
- * half-width of its 95% interval: Student's t (df = the fewer bins less
- * one) times the delta-method standard error of the ratio of two ratio
- * estimators. In hundredths of a percent.
+ * time (c and t: counts and microseconds per bin, n bins), in hundredths
+ * of a percent, with the half-width of its 95% interval by batch means.
+ * Adjacent bins are correlated (a worker slowed in one bin is likely
+ * slowed in the next), so a window's bins are grouped into consecutive
+ * blocks, each a ratio estimator's unit: blocks of rc_tl_block_len() bins
+ * (the last takes the rest). The half-width is Student's t (df = the
+ * fewer blocks less one) times the delta-method standard error of the
+ * ratio of the two windows' rates over their blocks. Under
+ * RC_TL_MIN_BLOCKS blocks or effective bins in either window there is no
+ * interval (valid false): too few independent pieces to say how wide.
  */
+#define RC_TL_MIN_BLOCKS 5
+
 struct rc_tl_loss {
 	int64_t loss_x100;
 	uint64_t half_x100;
-	bool valid; /* at least 2 timed bins each, and before counted some */
+	bool estimated; /* loss_x100 holds: 2 timed bins each, before counted */
+	bool valid;	/* and half_x100: the interval */
+	uint64_t blocks;	 /* the fewer windows' blocks */
+	uint64_t effective_bins; /* the fewer windows' effective bins */
+	uint64_t block_bins[2];	 /* bins per block: before, during */
+	int64_t rho_x1000[2];	 /* lag-1 autocorrelation: before, during */
 };
 
 struct rc_tl_loss rc_tl_loss(const uint64_t *bc, const uint64_t *bt, size_t nb,
 			     const uint64_t *dc, const uint64_t *dt, size_t nd);
+
+/*
+ * Bins per block for n bins of lag-1 autocorrelation rho: the larger of
+ * floor(sqrt(n)) (the usual batch-means rule, which also guards against
+ * rho's downward bias on short series) and tau = (1 + rho) / (1 - rho)
+ * rounded up, an AR(1) series' integrated autocorrelation time.
+ */
+uint64_t rc_tl_block_len(uint64_t n, int64_t rho_x1000);
+/* n (1 - rho) / (1 + rho), rounded down; n where rho <= 0. */
+uint64_t rc_tl_effective_bins(uint64_t n, int64_t rho_x1000);
 
 /* t(0.975, df) in thousandths (df 0: 0). */
 uint64_t rc_tl_t975_x1000(size_t df);

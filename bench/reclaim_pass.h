@@ -79,8 +79,10 @@ struct rc_run {
 	 * interval over bins, and the loss in the window after the page-out
 	 * against the one before, with its own; each only where valid.
 	 */
-	bool timeline, loss_ci, after_ci;
+	bool timeline, loss_ci, after_ci, after_est;
 	int64_t loss_lo, loss_hi, after_loss, after_lo, after_hi;
+	/* The batch means under loss_lo/hi: the fewer windows' (rc_tl_loss) */
+	uint64_t loss_blocks, loss_eff_bins;
 	uint64_t base_reads, during_reads;
 	int refused_err; /* the first refused INVLPGB's error */
 };

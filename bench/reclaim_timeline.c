@@ -4,9 +4,10 @@
  * (bench/reclaim_timeline.h; sel4bench's rule: raw counts in the measured
  * region, processing later). CPU 0 snapshots every worker's read counter,
  * its own pages done and the TSC at each bin edge: spinning in the
- * windows before and after the page-out, and between flush units during
- * it, where a snapshot can come late by up to one unit. So each bin's
- * time is recorded too, and rates are taken over the time a bin really
+ * windows before and after the page-out, and during it between flush
+ * units and between the pages a unit writes back, where a snapshot can
+ * come late by up to a flush or a page. So each bin's time is recorded
+ * too, and rates are taken over the time a bin really
  * spans. A window whose buffer fills halves its resolution (bins grow
  * with the page-out's length), so no pass allocates or prints while it
  * runs, and the record's size is bounded whatever the page-out's length.
@@ -40,7 +41,7 @@ bool rc_tl_alloc(struct rc_tl *tl, unsigned workers, uint64_t bin_ms)
 	if (!bin_ms)
 		return true;
 	tl->cap = CAP;
-	tl->bin_cycles = us_to_cycles(bin_ms * 1000);
+	tl->fine_cycles = us_to_cycles(bin_ms * 1000 / RC_TL_FINE);
 	for (int w = 0; w < RC_TL_WINDOWS; w++) {
 		tl->cum[w] = bench_alloc(tl->series * (tl->cap + 2));
 		if (!tl->cum[w]) {
@@ -102,7 +103,7 @@ uint64_t rc_tl_before(struct rc_tl *tl, struct rc_state *st, uint64_t cycles)
 
 	tl->t_begin = t0;
 	snap(tl, st, RC_TL_BEFORE, 0, t0, 0);
-	t1 = spin_window(tl, st, RC_TL_BEFORE, t0, cycles, 0, tl->bin_cycles);
+	t1 = spin_window(tl, st, RC_TL_BEFORE, t0, cycles, 0, tl->fine_cycles);
 	copy_snap(tl, RC_TL_DURING, 0, RC_TL_BEFORE, tl->edges[RC_TL_BEFORE]);
 	/* The loss's snapshots are the timeline's own: the bins sum to them */
 	for (unsigned w = 0; w < tl->workers; w++) {
@@ -110,10 +111,10 @@ uint64_t rc_tl_before(struct rc_tl *tl, struct rc_state *st, uint64_t cycles)
 		st->snap[1][w] = *at(tl, RC_TL_DURING, w, 0) * READS_UNIT;
 	}
 	tl->start = t1;
-	tl->width[RC_TL_DURING] = tl->bin_cycles;
+	tl->width[RC_TL_DURING] = tl->fine_cycles;
 	tl->edges[RC_TL_DURING] = 0;
-	tl->next = t1 + tl->bin_cycles;
-	tl->units = 0;
+	tl->next = t1 + tl->fine_cycles;
+	tl->polls = 0;
 	return t1;
 }
 
@@ -122,7 +123,7 @@ uint64_t rc_tl_poll(struct rc_tl *tl, struct rc_state *st, uint64_t now,
 {
 	uint64_t *n = &tl->edges[RC_TL_DURING], *w = &tl->width[RC_TL_DURING];
 
-	tl->units++;
+	tl->polls++;
 	if (now < tl->next)
 		return 0;
 	while (now >= tl->next) {
@@ -167,13 +168,14 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
 
 /*
  * Before and after: at most their bins' worth of groups. During: at most
- * RC_TL_DURING_BINS full bins, and each at least a flush unit long on
- * average, so that most bins hold a snapshot of their own.
+ * RC_TL_DURING_BINS full bins, and each at least as long as the time
+ * between two polls on average (a flush unit, or a page written back),
+ * so that most bins hold a snapshot of their own.
  */
 static void lay_out(const struct rc_tl *tl, struct layout *l)
 {
 	uint64_t nd = tl->edges[RC_TL_DURING], wd = tl->width[RC_TL_DURING];
-	uint64_t unit = tl->units ? (tl->end - tl->start) / tl->units : 0;
+	uint64_t unit = tl->polls ? (tl->end - tl->start) / tl->polls : 0;
 	uint64_t k = ceil_div(nd, RC_TL_DURING_BINS), ku = ceil_div(unit, wd);
 
 	l->group[RC_TL_BEFORE] =
@@ -240,26 +242,59 @@ static void interval(int64_t pct_x100, uint64_t half, int64_t *lo, int64_t *hi)
 	*lo = *lo > 100 ? 100 : *lo;
 }
 
+/* Why a loss has no interval, for the timeline record; NULL if it has. */
+static const char *no_interval_why(const struct rc_tl_loss *d)
+{
+	if (d->valid)
+		return NULL;
+	if (!d->estimated)
+		return "fewer than 2 timed bins a side";
+	return d->blocks < RC_TL_MIN_BLOCKS ? "fewer than 5 blocks"
+					    : "fewer than 5 effective bins";
+}
+
+/* The batch means behind the interval, in the timeline record. */
+static void loss_fields(struct json *j, const struct rc_tl_loss *d)
+{
+	const char *why = no_interval_why(d);
+
+	json_u64(j, "loss_blocks", d->blocks);
+	json_u64(j, "loss_effective_bins", d->effective_bins);
+	json_begin_array(j, "loss_block_bins");
+	json_u64(j, NULL, d->block_bins[0]);
+	json_u64(j, NULL, d->block_bins[1]);
+	json_end_array(j);
+	json_begin_array(j, "loss_rho_x1000");
+	json_i64(j, NULL, d->rho_x1000[0]);
+	json_i64(j, NULL, d->rho_x1000[1]);
+	json_end_array(j);
+	if (why)
+		json_str(j, "loss_no_interval", why);
+}
+
 static void loss_interval(struct rc_run *run, const struct layout *l,
-			  const uint64_t *total, const uint64_t *us)
+			  const uint64_t *total, const uint64_t *us,
+			  struct rc_tl_loss *d)
 {
 	size_t nb = l->bins[RC_TL_BEFORE], nd = l->bins[RC_TL_DURING];
-	struct rc_tl_loss d =
-		rc_tl_loss(total, us, nb, total + nb, us + nb, nd);
 	struct rc_tl_loss a = rc_tl_loss(total, us, nb, total + nb + nd,
 					 us + nb + nd, l->bins[RC_TL_AFTER]);
 
+	*d = rc_tl_loss(total, us, nb, total + nb, us + nb, nd);
 	/* Around worker_loss_pct, the whole windows' loss, as it was. */
-	run->loss_ci = d.valid;
-	if (d.valid)
-		interval(run->loss_pct * 100, d.half_x100, &run->loss_lo,
+	run->loss_ci = d->valid;
+	run->loss_blocks = d->blocks;
+	run->loss_eff_bins = d->effective_bins;
+	if (d->valid)
+		interval(run->loss_pct * 100, d->half_x100, &run->loss_lo,
 			 &run->loss_hi);
-	run->after_ci = a.valid;
-	if (a.valid) {
+	run->after_est = a.estimated;
+	if (a.estimated)
 		run->after_loss = floor_div100(a.loss_x100 + 50);
+	run->after_ci = a.valid;
+	if (a.valid)
 		interval(a.loss_x100, a.half_x100, &run->after_lo,
 			 &run->after_hi);
-	}
 }
 
 void rc_tl_emit(struct rc_tl *tl, struct rc_run *run)
@@ -267,11 +302,12 @@ void rc_tl_emit(struct rc_tl *tl, struct rc_run *run)
 	static uint64_t bins[MAX_BINS], total[MAX_BINS], us[MAX_BINS];
 	static char buf[RC_TL_RECORD_BYTES], enc[MAX_BINS * 13 + 1];
 	const struct rc_kind *k = run->kind;
+	struct rc_tl_loss loss;
 	struct layout l;
 	struct record rec;
 	size_t n = 0;
 
-	run->loss_ci = run->after_ci = false;
+	run->loss_ci = run->after_ci = run->after_est = false;
 	run->timeline = tl->cap != 0;
 	if (!tl->cap)
 		return;
@@ -324,8 +360,9 @@ void rc_tl_emit(struct rc_tl *tl, struct rc_run *run)
 		rc_tl_encode(total, n, enc, sizeof(enc));
 		json_str(&rec.j, "reads_all", enc);
 	}
+	loss_interval(run, &l, total, us, &loss);
+	loss_fields(&rec.j, &loss);
 	record_end(&rec);
-	loss_interval(run, &l, total, us);
 }
 
 size_t rc_tl_fields(const struct rc_run *run, struct result_field *out)
@@ -345,10 +382,15 @@ size_t rc_tl_fields(const struct rc_run *run, struct result_field *out)
 		out[n++] = (struct result_field){"worker_loss_hi_pct",
 						 (uint64_t)run->loss_hi, true};
 	}
-	if (run->after_ci) {
+	out[n++] = (struct result_field){"worker_loss_blocks", run->loss_blocks,
+					 false};
+	out[n++] = (struct result_field){"worker_loss_effective_bins",
+					 run->loss_eff_bins, false};
+	if (run->after_est)
 		out[n++] =
 			(struct result_field){"worker_after_loss_pct",
 					      (uint64_t)run->after_loss, true};
+	if (run->after_ci) {
 		out[n++] = (struct result_field){"worker_after_loss_lo_pct",
 						 (uint64_t)run->after_lo, true};
 		out[n++] = (struct result_field){"worker_after_loss_hi_pct",

@@ -154,13 +154,13 @@ static void local_curve(struct bench_ctx *ctx, uint64_t *s, unsigned n)
 
 	text_add(line, sizeof(line), &len, "  invlpg-range p50 (cyc):", 0, 0);
 	for (unsigned j = 0; j < sizeof(ks) / sizeof(ks[0]); j++) {
-		for (unsigned i = 0; i < n; i++) {
+		for (unsigned i = 0; i < BENCH_WARMUP + n; i++) {
 			uint64_t t0;
 
 			touch(0, ks[j], 2); /* every other page in the TLB */
 			t0 = rdtsc_ordered();
 			invlpg_run(0, ks[j]);
-			s[i] = rdtsc_ordered() - t0;
+			s[bench_slot(i)] = rdtsc_ordered() - t0;
 		}
 		text_add(line, sizeof(line), &len, " %llu: %llu", ks[j],
 			 emit(ctx, "invlpg-range", ks[j], s, n, this_cpu(),
@@ -187,14 +187,14 @@ static void invlpgb_full(struct bench_ctx *ctx, uint64_t *s, unsigned n)
 	caps.max_pages = bench_invlpgb_planned_pages(&ctx->invlpgb);
 	if (invlpgb_encode(&req, &caps, &r))
 		return;
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < BENCH_WARMUP + n; i++) {
 		uint64_t t0;
 
 		touch(0, 16, 1);
 		t0 = rdtsc_ordered();
 		invlpgb(r.rax, r.ecx, r.edx);
 		tlbsync();
-		s[i] = rdtsc_ordered() - t0;
+		s[bench_slot(i)] = rdtsc_ordered() - t0;
 	}
 	res = result_make("primitives", "invlpgb-all+tlbsync", 0, 0, s, n, NULL,
 			  0);
@@ -211,14 +211,14 @@ static bool series(struct bench_ctx *ctx, uint32_t w, unsigned cpu,
 	for (int full = 1; full >= 0; full--) {
 		struct remote_arg a = {.w = w, .full = full};
 
-		for (unsigned i = 0; i < n; i++) {
+		for (unsigned i = 0; i < BENCH_WARMUP + n; i++) {
 			if (!cpu) {
-				s[i] = refill_once(w, full);
+				s[bench_slot(i)] = refill_once(w, full);
 				continue;
 			}
 			if (!on_cpu(cpu, refill_remote, &a))
 				return false;
-			s[i] = a.cycles;
+			s[bench_slot(i)] = a.cycles;
 		}
 		p50[full] = emit(
 			ctx, full ? "refill-after-full" : "refill-after-range",

@@ -311,7 +311,11 @@ TIMELINE_FIELDS = {
     "time": want_str(), "pages": want_str(),
     "reads": lambda v: None if isinstance(v, list) and 0 < len(v) <= TIMELINE_SHOWN and
     all(isinstance(s, str) for s in v) else f"must be a list of 1 to {TIMELINE_SHOWN} strings",
+    # the batch means behind the loss's interval (bench/rc_timeline.h)
+    "loss_blocks": want_int(0), "loss_effective_bins": want_int(0),
 }
+# Under this many blocks or effective bins a window, no interval.
+TIMELINE_MIN_BLOCKS = 5
 FAULT_FIELDS = {
     "cpu": want_int(0),
     "vector": want_int(0),
@@ -764,6 +768,16 @@ def check_timeline_result(tl, s, res):
             (lo is not None and not lo <= res.get("worker_loss_pct", lo) <= hi):
         probs.append(f"{label}: worker_loss_pct {res.get('worker_loss_pct')} is not "
                      f"within [worker_loss_lo_pct, worker_loss_hi_pct] = [{lo}, {hi}]")
+    blocks, eff = tl.get("loss_blocks"), tl.get("loss_effective_bins")
+    if (res.get("worker_loss_blocks"), res.get("worker_loss_effective_bins")) != (blocks, eff):
+        probs.append(f"{label}: the result's worker_loss_blocks and worker_loss_effective_bins "
+                     f"are not the timeline's {blocks} and {eff}")
+    # an interval claims at least 5 independent pieces: none with fewer
+    enough = _is_int(blocks) and _is_int(eff) and min(blocks, eff) >= TIMELINE_MIN_BLOCKS
+    if (lo is not None) != enough or ("loss_no_interval" in tl) != (not enough):
+        probs.append(f"{label}: {blocks} blocks and {eff} effective bins, but the loss "
+                     f"{'has' if lo is not None else 'has no'} interval"
+                     f"{' and no' if 'loss_no_interval' not in tl else ', and a'} reason")
     return probs
 
 

@@ -157,13 +157,23 @@ def make_records(seed=1, shift=1.0, which=lambda rec: True, hists=True, cpus=4, 
         tl = timeline_record(rng, strategy, batch, cpus - 1, 2048, dip)
         tl["seq"] = len(recs)
         recs.append(tl)
-        pct, half = round(100 * (1 - dip)), timeline.Timeline(tl).loss()[1]
+        bins = timeline.Timeline(tl)
+        pct, half = round(100 * (1 - dip)), bins.loss()[1]
+        blocks, eff = timeline.batch_means(bins._pair(bins.total, "before"),
+                                           bins._pair(bins.total, "during"))
+        tl.update(loss_blocks=blocks, loss_effective_bins=eff)
+        # the interval only where the bins give one (5 blocks a window)
+        ci = {"worker_loss_blocks": blocks, "worker_loss_effective_bins": eff}
+        if half is None:
+            tl["loss_no_interval"] = "fewer than 5 blocks"
+        else:
+            ci.update(worker_loss_lo_pct=math.floor(pct - half),
+                      worker_loss_hi_pct=math.ceil(pct + half))
         result("reclaim", strategy, 100000 * batch ** 0.5, n=50, pages=2048, targets=cpus - 1,
                batch=batch, ipis_sent=irqs, irqs_received=irqs, flushes=irqs // 3,
-               lost_writes=0, worker_loss_pct=pct, worker_loss_lo_pct=math.floor(pct - half),
-               worker_loss_hi_pct=math.ceil(pct + half), worker_after_loss_pct=0,
+               lost_writes=0, worker_loss_pct=pct, worker_after_loss_pct=0,
                worker_reads_during=tl["_during_reads"], pageout_us=tl["pageout_us"],
-               reclaim_pages_per_s=20000 * batch ** 0.5)
+               reclaim_pages_per_s=20000 * batch ** 0.5, **ci)
         del tl["_during_reads"]
     c = 1
     while True:

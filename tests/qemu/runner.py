@@ -589,7 +589,7 @@ def check_stopped(log, last):
     return problems
 
 
-TIMELINE_RECORD_BYTES = 6144  # bench/reclaim_timeline.h RC_TL_RECORD_BYTES
+TIMELINE_RECORD_BYTES = 8192  # bench/reclaim_timeline.h RC_TL_RECORD_BYTES
 
 
 def check_timeline(rep, budget_pct):

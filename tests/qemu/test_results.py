@@ -795,18 +795,32 @@ class ReclaimTimeline(unittest.TestCase):
 
     def test_loss_as_the_kernel_has_it(self):
         import timeline
-        # tests/unit/test_rc_timeline.c's known dip: 50%, half-width 1.35-1.50
-        before = [1000 + (50 if i % 2 else -50) for i in range(20)]
-        during = [500 + (25 if i % 2 else -25) for i in range(40)]
-        loss, half = timeline.loss_interval((before, [1000] * 20), (during, [1000] * 40))
-        self.assertAlmostEqual(loss, 50.0)
-        self.assertTrue(1.35 <= half <= 1.50, half)
+        # tests/unit/test_rc_timeline.c's no dip: 27 bins, blocks of 5, a narrow interval
+        steady = [1000 + 10 * (i % 3) for i in range(27)]
+        loss, half = timeline.loss_interval((steady, [1000] * 27), (steady, [1000] * 27))
+        self.assertAlmostEqual(loss, 0.0)
+        self.assertTrue(0 < half < 2, half)
+        self.assertEqual(timeline.batch_means((steady, [1000] * 27), (steady, [1000] * 27)),
+                         (5, 27))
         # uneven bins: rates are counts over time
-        loss, half = timeline.loss_interval(([100] * 3, [1000] * 3),
-                                            ([50, 250, 0, 100], [500, 2500, 0, 1000]))
+        times = [500 * (1 + i % 4) for i in range(25)] + [0]
+        loss, half = timeline.loss_interval(([100] * 25, [1000] * 25),
+                                            ([t // 10 for t in times], times))
         self.assertAlmostEqual(loss, 0.0)
         self.assertAlmostEqual(half, 0.0)
         self.assertIsNone(timeline.loss_interval(([5], [1]), ([5, 5], [1, 1])))
+        # two bins a side: the loss, no interval (the old one: t(1) = 12.7)
+        loss, half = timeline.loss_interval(([1000, 1010], [1000] * 2), ([10, 12], [1000] * 2))
+        self.assertAlmostEqual(loss, 98.9, places=1)
+        self.assertIsNone(half)
+        # a step: bins correlated as can be, so one event, not 25: no interval
+        step = [100] * 5 + [0] * 20
+        self.assertIsNone(timeline.loss_interval(([100] * 25, [1000] * 25),
+                                                 (step, [1000] * 25))[1])
+        # the kernel's rule for blocks (bench/rc_timeline.h)
+        self.assertEqual([timeline.block_len(100, r) for r in (0, -900, 500, 840)],
+                         [10, 10, 10, 12])
+        self.assertEqual(timeline.effective_bins(20, 840), 1)
 
     def synthetic(self, tmp, name="r.jsonl", seed=1, **env):
         path = os.path.join(tmp, name)

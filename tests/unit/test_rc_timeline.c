@@ -100,46 +100,83 @@ static void test_decode_rejects(void **state)
 }
 
 /* Every bin 1 ms long, unless a test says otherwise. */
-static const uint64_t ms[64] = {[0 ... 63] = 1000};
+static const uint64_t ms[256] = {[0 ... 255] = 1000};
 
-/* 100 +/- 5 bins before, half as many during: 50% with a tight interval */
+/* A small deterministic generator: the tests repeat exactly. */
+static uint64_t rng_state = 88172645463325252ull;
+
+static double uniform(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (double)(rng_state >> 11) / (double)(1ull << 53);
+}
+
+/* Roughly normal, mean 0, sd 1 (sum of 12 uniforms). */
+static double gauss(void)
+{
+	double s = 0;
+
+	for (int i = 0; i < 12; i++)
+		s += uniform();
+	return s - 6;
+}
+
+/*
+ * n bins of mean m around an AR(1) series of lag-1 correlation rho and
+ * sd sd: what a worker slowed for several bins at a time looks like.
+ */
+static void ar1(uint64_t *v, size_t n, double m, double sd, double rho)
+{
+	double x = gauss() * sd;
+
+	for (size_t i = 0; i < n; i++) {
+		x = rho * x + sqrt(1 - rho * rho) * sd * gauss();
+		v[i] = (uint64_t)llround(m + x > 0 ? m + x : 0);
+	}
+}
+
+/* 1000 +/- 50 bins before, half as many during: 50% and a tight interval */
 static void test_loss_known_dip(void **state)
 {
-	uint64_t before[20], during[40];
+	uint64_t before[100], during[100];
 	struct rc_tl_loss l;
 
 	(void)state;
-	for (int i = 0; i < 20; i++)
-		before[i] = 1000 + (i % 2 ? 50 : -50);
-	for (int i = 0; i < 40; i++)
-		during[i] = 500 + (i % 2 ? 25 : -25);
-	l = rc_tl_loss(before, ms, 20, during, ms, 40);
+	ar1(before, 100, 1000, 50, 0);
+	ar1(during, 100, 500, 25, 0);
+	l = rc_tl_loss(before, ms, 100, during, ms, 100);
 	assert_true(l.valid);
-	assert_int_equal(l.loss_x100, 5000);
+	assert_in_range(l.loss_x100, 4900, 5100);
+	assert_int_equal(l.block_bins[0], 10); /* floor(sqrt(100)) */
+	assert_int_equal(l.blocks, 10);
 	/*
-	 * sd(before) 51.3, sd(during) 25.3: se of the ratio
-	 * sqrt(25.3^2/40/1000^2 + 0.25 * 51.3^2/20/1000^2) = 0.0068, times
-	 * t(19) 2.093 = 1.42%.
+	 * se of the ratio ~ 0.5 x sqrt(2 x 0.05^2 / 100) = 0.0035, t(9)
+	 * 2.262: about 0.8%; the blocks' own spread makes it 0.4 to 1.5.
 	 */
-	assert_in_range(l.half_x100, 135, 150);
+	assert_in_range(l.half_x100, 40, 150);
+	assert_true(l.loss_x100 - (int64_t)l.half_x100 <= 5000 &&
+		    l.loss_x100 + (int64_t)l.half_x100 >= 5000);
 }
 
 static void test_loss_no_dip(void **state)
 {
-	uint64_t b[10], d[10];
+	uint64_t b[27], d[27];
 	struct rc_tl_loss l;
 
 	(void)state;
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < 27; i++)
 		b[i] = d[i] = 1000 + 10 * (i % 3);
-	l = rc_tl_loss(b, ms, 10, d, ms, 10);
+	l = rc_tl_loss(b, ms, 27, d, ms, 27);
 	assert_true(l.valid);
 	assert_int_equal(l.loss_x100, 0);
 	assert_true(l.half_x100 > 0 && l.half_x100 < 200);
 	/* all equal: no spread, an interval of 0 */
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < 27; i++)
 		b[i] = d[i] = 7;
-	l = rc_tl_loss(b, ms, 10, d, ms, 10);
+	l = rc_tl_loss(b, ms, 27, d, ms, 27);
+	assert_true(l.valid);
 	assert_int_equal(l.loss_x100, 0);
 	assert_int_equal(l.half_x100, 0);
 }
@@ -147,20 +184,26 @@ static void test_loss_no_dip(void **state)
 /* The worker stops: 100% lost, and only before's spread is left. */
 static void test_loss_worker_stops(void **state)
 {
-	uint64_t b[] = {90, 110, 100, 100}, d[] = {0, 0, 0, 0, 0};
+	uint64_t b[25], d[25] = {0};
 	struct rc_tl_loss l;
 
 	(void)state;
-	l = rc_tl_loss(b, ms, 4, d, ms, 5);
+	ar1(b, 25, 100, 10, 0);
+	l = rc_tl_loss(b, ms, 25, d, ms, 25);
 	assert_true(l.valid);
 	assert_int_equal(l.loss_x100, 10000);
 	assert_int_equal(l.half_x100, 0);
-	/* It stops halfway: the spread of during widens the interval. */
-	d[3] = d[4] = 0;
-	d[0] = d[1] = d[2] = 100;
-	l = rc_tl_loss(b, ms, 4, d, ms, 5);
-	assert_int_equal(l.loss_x100, 4000);
-	assert_true(l.half_x100 > 4000); /* t(3) 3.18 x se 0.24 */
+	/*
+	 * It stops a fifth of the way in: one step, its bins as correlated
+	 * as can be, so one event, not 25: the loss, but no interval.
+	 */
+	for (int i = 0; i < 5; i++)
+		d[i] = 100;
+	l = rc_tl_loss(b, ms, 25, d, ms, 25);
+	assert_true(l.estimated);
+	assert_in_range(l.loss_x100, 7800, 8200);
+	assert_true(l.rho_x1000[1] > 500);
+	assert_false(l.valid);
 }
 
 /*
@@ -170,20 +213,27 @@ static void test_loss_worker_stops(void **state)
  */
 static void test_loss_uneven_bins(void **state)
 {
-	uint64_t bc[] = {100, 100, 100}, bt[] = {1000, 1000, 1000};
-	uint64_t dc[] = {50, 250, 0, 100}, dt[] = {500, 2500, 0, 1000};
+	uint64_t bc[25], bt[25], dc[26], dt[26];
 	struct rc_tl_loss l;
 
 	(void)state;
-	l = rc_tl_loss(bc, bt, 3, dc, dt, 4);
+	for (int i = 0; i < 25; i++) {
+		bc[i] = 100;
+		bt[i] = 1000;
+		dt[i] = 500 * (1 + i % 4); /* 0.5 to 2 ms */
+		dc[i] = dt[i] / 10;
+	}
+	dc[25] = dt[25] = 0; /* one no snapshot closed */
+	l = rc_tl_loss(bc, bt, 25, dc, dt, 26);
 	assert_true(l.valid);
 	assert_int_equal(l.loss_x100, 0);
 	assert_int_equal(l.half_x100, 0);
-	/* Half the rate in a long bin: the loss is weighted by time. */
-	dc[1] = 125;
-	l = rc_tl_loss(bc, bt, 3, dc, dt, 4);
-	/* (50 + 125 + 100) / 4000 us against 0.1 a us: 31.25% */
-	assert_int_equal(l.loss_x100, 3125);
+	/* Half the rate in the long bins: the loss is weighted by time. */
+	for (int i = 3; i < 25; i += 4)
+		dc[i] /= 2;
+	l = rc_tl_loss(bc, bt, 25, dc, dt, 26);
+	/* six 2 ms bins at half: 6 ms of 30.5 ms lose half, 19.67% */
+	assert_in_range(l.loss_x100, 1966, 1968);
 	assert_true(l.half_x100 > 0);
 }
 
@@ -192,11 +242,88 @@ static void test_loss_invalid(void **state)
 	uint64_t b[] = {5, 5}, z[] = {0, 0};
 
 	(void)state;
-	assert_false(rc_tl_loss(b, ms, 1, b, ms, 2).valid); /* one bin */
-	assert_false(rc_tl_loss(b, ms, 2, b, ms, 1).valid);
-	assert_false(rc_tl_loss(z, ms, 2, b, ms, 2).valid); /* none before */
+	assert_false(rc_tl_loss(b, ms, 1, b, ms, 2).estimated); /* one bin */
+	assert_false(rc_tl_loss(b, ms, 2, b, ms, 1).estimated);
+	assert_false(rc_tl_loss(z, ms, 2, b, ms, 2).estimated); /* none */
 	/* a bin no snapshot closed does not count as one */
-	assert_false(rc_tl_loss(b, ms, 2, b, z, 2).valid);
+	assert_false(rc_tl_loss(b, ms, 2, b, z, 2).estimated);
+}
+
+/*
+ * Two bins a side (batch 512 of a short page-out): the loss, but no
+ * interval: two bins cannot say how wide it is. The bin-level interval
+ * gave one, t(1) 12.7 times a spread of two values.
+ */
+static void test_loss_two_bins_no_interval(void **state)
+{
+	uint64_t b[] = {1000, 1010}, d[] = {10, 12};
+	struct rc_tl_loss l = rc_tl_loss(b, ms, 2, d, ms, 2);
+
+	(void)state;
+	assert_true(l.estimated);
+	assert_false(l.valid);
+	assert_int_equal(l.half_x100, 0);
+	assert_in_range(l.loss_x100, 9890, 9892);
+	assert_true(l.blocks < RC_TL_MIN_BLOCKS);
+	/* 24 bins, 4 blocks of 6 at rho 0.7: none either */
+	{
+		uint64_t bb[24], dd[24];
+
+		for (int i = 0; i < 24; i++)
+			bb[i] = dd[i] = 1000 + 100 * (i / 6 % 2);
+		l = rc_tl_loss(bb, ms, 24, dd, ms, 24);
+		assert_true(l.estimated);
+		assert_false(l.valid);
+		assert_true(l.rho_x1000[0] > 500);
+	}
+}
+
+static void test_block_len(void **state)
+{
+	(void)state;
+	assert_int_equal(rc_tl_block_len(100, 0), 10);
+	assert_int_equal(rc_tl_block_len(100, -900), 10);
+	assert_int_equal(rc_tl_block_len(20, 0), 4);
+	assert_int_equal(rc_tl_block_len(2, 0), 1);
+	/* rho 0.84: tau 11.5, blocks of 12 beat sqrt's 10 */
+	assert_int_equal(rc_tl_block_len(100, 840), 12);
+	assert_int_equal(rc_tl_block_len(100, 500), 10);    /* tau 3 */
+	assert_int_equal(rc_tl_effective_bins(20, 840), 1); /* the 1.7 */
+	assert_int_equal(rc_tl_effective_bins(100, 0), 100);
+	assert_int_equal(rc_tl_effective_bins(100, -500), 100);
+	assert_int_equal(rc_tl_effective_bins(100, 600), 25);
+}
+
+/*
+ * Autocorrelated bins (rho 0.8, as the timelines have up to 0.84): over
+ * many synthetic passes of known loss the 95% interval must cover the
+ * truth about 95% of the time. An interval over single bins treats 100
+ * bins as 100 independent ones (there are some 11): it is a third as
+ * wide as it should be and covers about half the time.
+ */
+static void test_loss_autocorrelated_coverage(void **state)
+{
+	uint64_t b[100], d[100];
+	int covered = 0, trials = 400, with = 0;
+
+	(void)state;
+	for (int k = 0; k < trials; k++) {
+		struct rc_tl_loss l;
+
+		ar1(b, 100, 1000, 100, 0.8);
+		ar1(d, 100, 400, 40, 0.8); /* 60% lost */
+		l = rc_tl_loss(b, ms, 100, d, ms, 100);
+		assert_true(l.estimated);
+		if (!l.valid)
+			continue;
+		with++;
+		covered += l.loss_x100 - (int64_t)l.half_x100 <= 6000 &&
+			   l.loss_x100 + (int64_t)l.half_x100 >= 6000;
+	}
+	/* most passes keep their interval: 100 bins are enough */
+	assert_true(with > trials * 9 / 10);
+	/* 95% nominal; batch means on 10 blocks runs a little short */
+	assert_true(covered * 100 >= with * 85);
 }
 
 static void test_t_table(void **state)
@@ -221,6 +348,9 @@ int main(void)
 		cmocka_unit_test(test_loss_worker_stops),
 		cmocka_unit_test(test_loss_uneven_bins),
 		cmocka_unit_test(test_loss_invalid),
+		cmocka_unit_test(test_loss_two_bins_no_interval),
+		cmocka_unit_test(test_block_len),
+		cmocka_unit_test(test_loss_autocorrelated_coverage),
 		cmocka_unit_test(test_t_table),
 	};
 

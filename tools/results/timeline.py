@@ -9,13 +9,18 @@ before, zigzagged, five bits a character from ALPHABET, lowest first,
 characters 32-63 meaning more follow.
 
 The loss is the kernel's arithmetic redone (bench/rc_timeline.c): each
-window's rate is its reads over its time (a ratio estimator over its
-bins; bins no snapshot closed left out), the loss 100 - 100 *
-rate(during) / rate(before), and the half-width of its 95% interval
-t(0.975, fewer bins - 1) times the delta-method standard error of that
-ratio. The result record's worker_loss_lo_pct and
-worker_loss_hi_pct put that half-width around worker_loss_pct (the whole
-windows' loss); `check_against` holds the two to each other.
+window's rate is its reads over its time (a ratio estimator; bins no
+snapshot closed left out), the loss 100 - 100 * rate(during) /
+rate(before), and the half-width of its 95% interval by batch means:
+each window's bins grouped into consecutive blocks of floor(sqrt(n)) bins
+or the lag-1 autocorrelation time (1 + rho) / (1 - rho), the longer, the
+last block taking the rest; then t(0.975, fewer blocks - 1) times the
+delta-method standard error of the ratio over the blocks. Under 5 blocks
+or effective bins n (1 - rho) / (1 + rho) in either window there is no
+interval (half None), and the result record has no worker_loss_lo_pct or
+worker_loss_hi_pct. Those put the half-width around worker_loss_pct (the
+whole windows' loss); `check_against` holds the two to each other. The
+interval is over one pass's bins: it describes that boot only.
 """
 
 import math
@@ -36,29 +41,86 @@ def t975(df):
     return 2.0 if df < 60 else 1.98 if df < 120 else 1.96
 
 
+MIN_BLOCKS = 5  # bench/rc_timeline.h RC_TL_MIN_BLOCKS
+
+
+def _rho_x1000(pairs, c_sum, t_sum):
+    """Lag-1 autocorrelation of the residuals c T - C t in thousandths,
+    as the kernel rounds it (both sums shifted until the squares fit 63
+    bits, then truncated), within [-1000, 999]."""
+    e = [c * t_sum - c_sum * t for c, t in pairs]
+    sq = sum(x * x for x in e)
+    lag = sum(a * b for a, b in zip(e, e[1:]))
+    num = abs(lag)
+    while sq >> 63:
+        sq >>= 1
+        num >>= 1
+    if not sq:
+        return 0
+    r = num * 1000 // sq
+    r = r if lag >= 0 else -r
+    return max(-1000, min(999, r))
+
+
+def block_len(n, rho):
+    """Bins per block: floor(sqrt(n)) or ceil((1 + rho) / (1 - rho))."""
+    tau = 1999 // (1000 - rho) if rho > 0 else 1
+    return max(math.isqrt(n), tau, 1)
+
+
+def effective_bins(n, rho):
+    """n (1 - rho) / (1 + rho), rounded down; n where rho <= 0."""
+    return n if rho <= 0 else n * (1000 - rho) // (1000 + rho)
+
+
 def _window(counts, times):
-    """(rate, relative variance, bins) of one window as a ratio estimator
-    (bins without time left out), or None with fewer than 2 bins."""
+    """One window as the kernel has it: a dict of rate, relvar (over the
+    blocks, None under 2), n, rho (thousandths), eff, len, blocks; None
+    with fewer than 2 timed bins."""
     pairs = [(c, t) for c, t in zip(counts, times) if t]
     n = len(pairs)
     if n < 2:
         return None
     c_sum, t_sum = sum(c for c, _ in pairs), sum(t for _, t in pairs)
+    rho = _rho_x1000(pairs, c_sum, t_sum) if c_sum else 0
+    size = block_len(n, rho)
+    k = n // size
+    w = {"rate": c_sum / t_sum, "n": n, "rho": rho, "eff": effective_bins(n, rho),
+         "len": size, "blocks": k, "relvar": None}
+    if k < 2:
+        return w
     if not c_sum:
-        return 0.0, 0.0, n
-    e = sum((c * t_sum - c_sum * t) ** 2 for c, t in pairs)
-    return c_sum / t_sum, n * e / ((n - 1) * t_sum ** 2 * c_sum ** 2), n
+        w["relvar"] = 0.0
+        return w
+    blocks = [pairs[i * size:(i + 1) * size] for i in range(k - 1)] + [pairs[(k - 1) * size:]]
+    e = sum((sum(c for c, _ in b) * t_sum - c_sum * sum(t for _, t in b)) ** 2 for b in blocks)
+    w["relvar"] = k * e / ((k - 1) * t_sum ** 2 * c_sum ** 2)
+    return w
+
+
+def batch_means(before, during):
+    """The two windows' batch means as the kernel reports them: (blocks,
+    effective bins), the fewer windows' each; None where a side has fewer
+    than 2 timed bins."""
+    b, d = _window(*before), _window(*during)
+    if b is None or d is None:
+        return None
+    return min(b["blocks"], d["blocks"]), min(b["eff"], d["eff"])
 
 
 def loss_interval(before, during):
-    """(loss %, half-width %) of during against before, each a pair
-    (counts per bin, microseconds per bin); None if a side has fewer than
-    2 timed bins or before counted nothing."""
+    """(loss %, half-width % or None) of during against before, each a
+    pair (counts per bin, microseconds per bin); None if a side has fewer
+    than 2 timed bins or before counted nothing. The half-width is None
+    (no interval) under MIN_BLOCKS blocks or effective bins a window."""
     b, d = _window(*before), _window(*during)
-    if b is None or d is None or not b[0]:
+    if b is None or d is None or not b["rate"]:
         return None
-    q = d[0] / b[0]
-    half = 100.0 * t975(min(b[2], d[2]) - 1) * q * math.sqrt(b[1] + d[1])
+    q = d["rate"] / b["rate"]
+    blocks = min(b["blocks"], d["blocks"])
+    if blocks < MIN_BLOCKS or min(b["eff"], d["eff"]) < MIN_BLOCKS:
+        return 100.0 * (1 - q), None
+    half = 100.0 * t975(blocks - 1) * q * math.sqrt(b["relvar"] + d["relvar"])
     return 100.0 * (1 - q), half
 
 
@@ -115,8 +177,9 @@ class Timeline:
         return series[lo:hi], self.time_us[lo:hi]
 
     def loss(self, series=None, against="during"):
-        """(loss %, half-width %) of window `against` vs before, of series
-        (default all workers), as the kernel computes it; or None."""
+        """(loss %, half-width % or None: no interval) of window `against`
+        vs before, of series (default all workers), as the kernel computes
+        it; or None."""
         series = self.total if series is None else series
         return loss_interval(self._pair(series, "before"), self._pair(series, against))
 
@@ -177,7 +240,10 @@ def check_against(tl, res):
         out.append(f"{tl.label}: the workers' bins during the page-out sum to {during} "
                    f"reads, the result says {res['worker_reads_during']}")
     li = tl.loss()
-    if li is not None and "worker_loss_lo_pct" in res:
+    if li is not None and (li[1] is None) != ("worker_loss_lo_pct" not in res):
+        out.append(f"{tl.label}: the bins give {'no' if li[1] is None else 'an'} "
+                   f"interval, the result {'has' if li[1] is None else 'has none'}")
+    elif li is not None and li[1] is not None:
         half = li[1]
         pct = res.get("worker_loss_pct")
         want = (min(100, math.floor(pct - half)), min(100, math.ceil(pct + half)))
