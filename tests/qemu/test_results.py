@@ -459,7 +459,8 @@ class Claims(unittest.TestCase):
 
     def test_one_run_keeps_its_own_interval_or_says_it_has_none(self):
         got = findings.Claims([claims_run("a", loss=((53, 48, 58), 1))]).loss_lines()
-        self.assertIn("per-page: 53% [48, 58] within the one boot (over its timeline's bins)",
+        self.assertIn("per-page: 53% [48, 58] within the one boot (batch means over its "
+                      "timeline's blocks)",
                       got)
         self.assertIn("batch 512: 1% (one run, no interval)", got)
         self.assertIn("per-page - batch 512: 52 points (one run, no interval)", got)

@@ -107,7 +107,7 @@ class Claims:
             elif len(got) == 1:
                 s = got[0]
                 within = (f"{s['pct']}% [{s['lo_pct']}, {s['hi_pct']}] within the one boot "
-                          "(over its timeline's bins)" if "lo_pct" in s else
+                          "(batch means over its timeline's blocks)" if "lo_pct" in s else
                           f"{s['pct']}% (one run, no interval)")
                 lines.append(f"{name}: {within}")
             else:
