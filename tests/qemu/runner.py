@@ -72,6 +72,9 @@ COLUMNS = ("name", "group", "boot", "machine", "smp", "cpu", "status",
 # run-qemu.sh's exit status -> the guest's EXIT: STATUS that must be printed.
 GUEST_STATUS = {ours: guest for guest, ours in exitcodes.GUEST_STATUS.items()}
 TSC_TOLERANCE = 0.01  # guest TSC under TCG = host TSC: within 1%
+# Cases that time out one after another before the rest are not started:
+# a kernel that hangs everywhere fails in bounded time, a slow machine not.
+MAX_TIMEOUTS_IN_A_ROW = 4
 MEM_TOLERANCE = 0.05  # usable RAM found vs -m: firmware keeps a little
 
 
@@ -412,7 +415,10 @@ class Runner:
         self.lock = threading.Lock()
         self.host_khz = None
         self.stopping = False
-        self.deadline = time.monotonic() + opts.budget
+        self.deadline = time.monotonic() + opts.budget if opts.budget else None
+        # Timeouts in a row: a kernel that hangs everywhere. A slow machine
+        # only makes each case slower, and a case fails by its own timeout.
+        self.timeouts_in_a_row = 0
         self.log_dir = LOG_DIR
 
     def command(self, case, log, jsonl):
@@ -457,9 +463,14 @@ class Runner:
 
     def execute(self, case):
         """Boots one case; returns (exit status, stderr lines, seconds, log).
-        A case whose turn comes after the time budget is spent, or after
-        Ctrl-C, is not started (status None)."""
-        if self.stopping or time.monotonic() > self.deadline:
+        A case whose turn comes after MAX_TIMEOUTS_IN_A_ROW cases timed out
+        one after another (a kernel that hangs everywhere), after the time
+        budget a user asked for (--budget), or after Ctrl-C, is not started
+        (status None)."""
+        if self.timeouts_in_a_row >= MAX_TIMEOUTS_IN_A_ROW:
+            return None, [f"not started: {self.timeouts_in_a_row} cases in a row timed out "
+                          "(a kernel that hangs everywhere?)"], 0.0, None
+        if self.stopping or (self.deadline and time.monotonic() > self.deadline):
             return None, ["not started: the time budget (--budget) was spent"], 0.0, None
         os.makedirs(self.log_dir, exist_ok=True)
         log = os.path.join(self.log_dir, case.name + ".log")
@@ -481,6 +492,10 @@ class Runner:
             with self.lock:
                 self.procs.discard(proc)
         lines = [ln for ln in err.decode("utf-8", "replace").splitlines() if ln.strip()]
+        with self.lock:
+            timed_out = proc.returncode in (exitcodes.E_TIMEOUT, -signal.SIGKILL) and \
+                case.status != exitcodes.E_TIMEOUT
+            self.timeouts_in_a_row = self.timeouts_in_a_row + 1 if timed_out else 0
         return proc.returncode, lines, time.monotonic() - t0, log
 
     def judge(self, case, status, errlines, secs, log):
@@ -707,9 +722,10 @@ def main(argv=None):
     ap.add_argument("--kernel", help="boot this ELF instead of build/shootdown.elf (implies --no-build)")
     ap.add_argument("--timeout-scale", type=float, default=1.0,
                     help="multiply every case's timeout (slow machines)")
-    ap.add_argument("--budget", type=float, default=900,
-                    help="start no case after this many seconds (default 900): a "
-                    "kernel that hangs everywhere fails in bounded time")
+    ap.add_argument("--budget", type=float, default=None,
+                    help="start no case after this many seconds (default: no limit; "
+                    f"a kernel that hangs everywhere stops the run after "
+                    f"{MAX_TIMEOUTS_IN_A_ROW} timeouts in a row)")
     ap.add_argument("--cases", default=CASES_FILE, help=argparse.SUPPRESS)
     opts = ap.parse_args(argv)
     if opts.jobs < 1:
