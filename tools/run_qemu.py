@@ -87,8 +87,9 @@ usage: ./run-qemu.sh [options] [-- KERNEL ARGS...]
                             taken, and why, then stop (exit 0, or 2 if an
                             explicit --accel kvm cannot work)
   --stop-after SECONDS      testing: pause the guest through QEMU's monitor
-                            after this long, to check that a guest which
-                            stops running is caught (exit 3)
+                            this long after its env record (however slow
+                            the boot before it), to check that a guest
+                            which stops running is caught (exit 3)
   --dry-run                 print the QEMU command line and stop: nothing
                             is installed, built or started but the KVM
                             probe (a kernel, ISO or QEMU not there yet is
@@ -755,6 +756,7 @@ class Monitor:
 
 # What GRUB prints while its menu counts down: the menu is up and reading keys.
 MENU_COUNTDOWN = b"will be executed automatically"
+ENV_START = b'@json {"type":"env"'
 
 
 class Console:
@@ -769,6 +771,8 @@ class Console:
         self.keys, self.keys_to = keys, keys_to
         self.keys_sent = False
         self.tail = b""  # the last bytes seen, for a match across reads
+        self.env_tail = b""
+        self.env_at = None  # when the guest's env record began (monotonic)
         self.thread = threading.Thread(target=self._copy, daemon=True)
         self.thread.start()
 
@@ -786,6 +790,15 @@ class Console:
             except (BrokenPipeError, ValueError, OSError):
                 self.keys = None  # QEMU is gone: nothing to type into
 
+    def _note_env(self, data):
+        """Notes when the env record starts: the guest has really run."""
+        if self.env_at is not None:
+            return
+        seen = self.env_tail + data
+        self.env_tail = seen[-len(ENV_START):]
+        if ENV_START in seen:
+            self.env_at = time.monotonic()
+
     def _copy(self):
         fd = self.pipe.fileno()
         while True:
@@ -798,6 +811,7 @@ class Console:
             self.log.write(data)
             self.log.flush()
             self._type_keys(data)
+            self._note_env(data)
             try:
                 self.out.write(data)
                 self.out.flush()
@@ -857,8 +871,9 @@ def stop_process(proc):
         pass
 
 
-def supervise(proc, mon, o, out):
-    """Waits for QEMU to end, the guest to stop, the timeout or a signal."""
+def supervise(proc, mon, o, out, console=None):
+    """Waits for QEMU to end, the guest to stop, the timeout or a signal;
+    --stop-after counts from the guest's env record on the console."""
     t0 = time.monotonic()
     connected = mon.connect(proc)
     if not connected and proc.poll() is None:
@@ -888,7 +903,10 @@ def supervise(proc, mon, o, out):
         if connected and now >= next_poll:
             mon.send("query-status")
             next_poll = now + STATUS_POLL_S
-        if connected and o.stop_after and not paused_by_us and now - t0 >= o.stop_after:
+        # No console to watch (--serial none): from QEMU's start.
+        since = t0 if o.serial == "none" or console is None else console.env_at
+        if connected and o.stop_after and not paused_by_us and since is not None and \
+                now - since >= o.stop_after:
             mon.send("stop")
             paused_by_us = True
         mon.wake.wait(0.1)
@@ -1037,7 +1055,7 @@ def boot(qemu, o, choice, kernel, iso, tmp):
     console = None
     try:
         console = Console(proc.stdout, log_file, o.keys, proc.stdin)
-        supervise(proc, mon, o, out)
+        supervise(proc, mon, o, out, console)
     finally:
         stop_process(proc)
         if proc.stdin:
