@@ -29,6 +29,10 @@ What is checked:
     record, and each shootdown and reclaim record's counts follow from its
     strategy and its own pages, batch and responders (tools/experiments.py;
     an experiment a FAIL line names is not held to its plan).
+  - What the run claims (tools/checklog_claims.py): the findings record's
+    ceiling and worker loss in their documented form and ranges, every K*
+    within the K its way's curve measured, and the caveats against the
+    env record (no hardware figure, and QEMU TCG tagged, under TCG).
   - Exactly one SUMMARY line, after the last verdict, agreeing with them.
   - EXIT: STATUS=<n> is the last protocol line, and n agrees with the
     verdicts: 0 nothing failed, 1 something failed, 38 everything skipped,

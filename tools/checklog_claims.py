@@ -166,7 +166,8 @@ def ceiling_ks(rec):
     span = curve_range(rec)
     if isinstance(span, str):
         return [span]
-    points = [p for p in rec.get("points") or [] if isinstance(p, dict)]
+    points = rec.get("points") if isinstance(rec.get("points"), list) else []
+    points = [p for p in points if isinstance(p, dict)]
     if span is None:
         return ["points without a curve to read their K from"] if points else []
     probs = k_in_range(rec, ("k_3us",), span, "")
