@@ -29,6 +29,10 @@ What is checked:
     record, and each shootdown and reclaim record's counts follow from its
     strategy and its own pages, batch and responders (tools/experiments.py;
     an experiment a FAIL line names is not held to its plan).
+  - What the run claims (tools/checklog_claims.py): the findings record's
+    ceiling and worker loss in their documented form and ranges, every K*
+    within the K its way's curve measured, and the caveats against the
+    env record (no hardware figure, and QEMU TCG tagged, under TCG).
   - Exactly one SUMMARY line, after the last verdict, agreeing with them.
   - EXIT: STATUS=<n> is the last protocol line, and n agrees with the
     verdicts: 0 nothing failed, 1 something failed, 38 everything skipped,
@@ -60,6 +64,7 @@ import verdictline  # noqa: E402
 from exitcodes import GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP  # noqa: E402
 import experiments  # noqa: E402  (the strategies, one list for the host tools)
 import record_types  # noqa: E402  (the typed reader)
+import checklog_claims  # noqa: E402  (what a run claims, against its env)
 import timeline_codec  # noqa: E402  (the timeline records' encoding)
 
 PREFIXES = ("PASS: ", "FAIL: ", "SKIP: ", "INFO: ", "@json ", "SUMMARY: ", "EXIT: ")
@@ -330,11 +335,12 @@ FINDINGS_FIELDS = {
                                   invlpgb=want_str(nonempty=True), cells=want_int(0),
                                   frontier=lambda v: None if isinstance(v, list) else
                                   "must be a list", linux_slower=want_int(0))),
-    "ceiling": want_object({}),
+    "ceiling": want_object({}),  # its shape: checklog_claims, one problem a line
     "interrupts": lambda v: None if v is None else want_object({
         k: want_int(0) for k in ("targets", "per_page_per_gib", "batch512_per_gib",
                                  "seed_per_page_per_gib", "seed_batch512_per_gib")})(v),
-    "worker_loss": want_object(_CAVEATS),
+    "worker_loss": want_object(dict(_CAVEATS, per_page=lambda v: None,
+                                    batch512=lambda v: None)),  # ranges: checklog_claims
     "throughput": want_object(dict(_CAVEATS, ipi=want_str(nonempty=True),
                                    rows=lambda v: None if isinstance(v, list) else
                                    "must be a list")),
@@ -1216,6 +1222,8 @@ def check_log(data, expect_status=None, expect_boot=None, expect_text=(),
     check_names(rep, first)
     fault_report = any(r.get("type") in ("fault", "panic") for r in rep.records) or \
         any(ABORT_FAIL_RE.match(line) for line in rep.lines)
+    for rec, why in checklog_claims.claims(rep.env, rep.records):
+        rep.problem(rec["_line"], why)
     check_ending(rep, summaries, exits, fault_report)
     check_runs(rep, fault_report)
     check_expectations(rep, expect_status, expect_boot, expect_text, expect_fields)
@@ -1230,7 +1238,10 @@ def check_names(rep, first):
     verdictline.NAME_MAX characters or holds a measured number. Logs of
     schema 1 had no such promise and are read as they are."""
     schema = (rep.env or {}).get("schema")
-    if not isinstance(schema, int) or schema < 2:
+    if not isinstance(schema, int):
+        return
+    if schema < 2:
+        check_schema1_names(rep, first, schema)
         return
     allowed = verdictline.parameters(rep.env, rep.records)
     for n, line in enumerate(rep.lines, first + 1):
@@ -1242,6 +1253,17 @@ def check_names(rep, first):
             continue
         for why in verdictline.name_problems(v[1], allowed):
             rep.problem(n, f"{v[0]} {v[1][:60]!r}: {why}")
+
+
+def check_schema1_names(rep, first, schema):
+    """A log that says schema 1 but ends its names at ' -- ' is a schema 2
+    log relabelled (or a build that misreports its schema): either way the
+    names' promise would go unchecked, so it is a contradiction."""
+    for n, line in enumerate(rep.lines, first + 1):
+        if verdictline.split(line) and verdictline.DETAIL in line:
+            rep.problem(n, f"env says schema {schema}, but this verdict line has "
+                        f"schema 2's ' -- ': {line[:60]!r}")
+            return
 
 
 def check_file(path, **expect):

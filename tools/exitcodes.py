@@ -33,3 +33,17 @@ LAUNCHER_WORDS = {
     E_TIMEOUT: "timed out",
     E_INTR: "interrupted",
 }
+
+
+def gate_status(failed, guest_status):
+    """What a gate over a saved run exits with (tap and junit --status,
+    lava --gate): run-qemu.sh's convention, so that one CI rule reads
+    them all. 1 when anything failed (a verdict, the log's check, the
+    gate's own checks); else what run-qemu.sh maps the guest's EXIT status
+    to: 0 passed, 77 every check skipped, 3 aborted. A log without an
+    EXIT line that nothing failed in (its check left out) is 0."""
+    if failed:
+        return E_FAIL
+    if guest_status is None:
+        return E_PASS
+    return GUEST_STATUS.get(guest_status, E_FAIL)

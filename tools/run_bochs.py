@@ -74,7 +74,8 @@ sys.dont_write_bytecode = True
 import run_qemu  # noqa: E402
 from run_qemu import UsageError, EnvError, err, positive  # noqa: E402
 from exitcodes import (E_PASS, E_USAGE, E_ABORT, E_TIMEOUT, E_INTR,  # noqa: E402
-                       GUEST_STATUS, GUEST_WORDS)
+                       GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP, GUEST_STATUS,
+                       GUEST_WORDS)
 
 BOCHS = "bochs"
 BIOS = "/usr/share/bochs/BIOS-bochs-latest"  # bochsbios
@@ -348,8 +349,9 @@ def verdict(out, printed, log_empty, o, last_words):
     if printed is not None:
         if printed not in GUEST_STATUS:
             return E_ABORT, f"aborted: guest status {printed} is not one the harness defines"
-        detail = {0: "", 1: ", a check failed", 38: ", every check skipped",
-                  63: " (fault, panic or watchdog)"}.get(printed, "")
+        detail = {GUEST_PASS: "", GUEST_FAIL: ", a check failed",
+                  GUEST_SKIP: ", every check skipped",
+                  GUEST_ABORT: " (fault, panic or watchdog)"}.get(printed, "")
         return GUEST_STATUS[printed], (f"{GUEST_WORDS[printed]}: guest status {printed}{detail} "
                                        f"(its EXIT line; Bochs has no exit device and was stopped)")
     if out.timed_out:

@@ -47,17 +47,17 @@ def monitors():
     return yaml.safe_load(text)["actions"][2]["test"]["monitors"]
 
 
-def sample_console():
-    with open(SAMPLE, "rb") as f:
-        data = f.read().decode("ascii")
-    return "".join(line + "\r\n" for line in data.split("\r\n")
+def sample_console(sample=SAMPLE):
+    with open(sample, "rb") as f:
+        data = f.read().decode("ascii").replace("\r\n", "\n")
+    return "".join(line + "\r\n" for line in data.split("\n")
                    if not line.startswith("# "))
 
 
-def lava_log(console, drop_exit=False, flip=None):
+def lava_log(console, drop_exit=False, flip=None, exit_result=None):
     """A lava-run log of console, as its ShellLogger and monitors make
     one: \\r dropped, '"' escaped, one target entry a line, and a result
-    per monitor match."""
+    per monitor match (exit_result: what the exit case says instead)."""
     out = []
     for line in console.replace("\r", "").split("\n"):
         if drop_exit and line.startswith("EXIT: "):
@@ -74,7 +74,7 @@ def lava_log(console, drop_exit=False, flip=None):
         if m:
             out.append({"dt": "t", "lvl": "results", "msg": {
                 "definition": "shootdown-exit", "case": "exit",
-                "result": lava.EXIT_RESULTS[int(m.group(1))],
+                "result": exit_result or lava.EXIT_RESULTS[int(m.group(1))],
                 "extra": {"test_case_id": "EXIT"}}})
     return "\n".join(json.dumps(o) for o in out) + "\n"
 
@@ -147,6 +147,34 @@ class Gate(unittest.TestCase):
         problems = gate_of("\n".join(lines[:i] + lines[i + 1:]))
         self.assertTrue(any("the monitor recorded" in p for p in problems), problems)
 
+    def test_a_console_that_says_failed_fails_whatever_the_exit_case(self):
+        """A console whose EXIT says 1 under an exit case of pass (a monitor
+        or a mutated log): the console is what the run printed."""
+        console = sample_console().replace("EXIT: STATUS=0", "EXIT: STATUS=1")
+        problems = gate_of(lava_log(console, exit_result="pass"))
+        self.assertIn("the console says EXIT: STATUS=1 (failed)", problems)
+        self.assertIn("the exit case says pass, but the console says STATUS=1 (fail)",
+                      problems)
+        self.assertTrue(any(p.startswith("check: ") and "STATUS=1 but the verdicts" in p
+                            for p in problems), problems)
+
+    def test_the_console_is_checked_as_check_checks_it(self):
+        """A summary record that miscounts the verdicts (which the monitors
+        cannot see) fails the gate as it fails check."""
+        console = re.sub(r'("type":"summary".*"passed":)([0-9]+)',
+                         lambda m: m.group(1) + str(int(m.group(2)) + 1), sample_console())
+        self.assertNotEqual(console, sample_console())
+        problems = gate_of(lava_log(console))
+        self.assertTrue(any(p.startswith("check: ") and "summary record says passed" in p
+                            for p in problems), problems)
+
+    def test_an_all_skipped_run_gets_77(self):
+        skipped = sample_console(os.path.join(os.path.dirname(SAMPLE), "good-skipped.log"))
+        self.assertIn("EXIT: STATUS=38", skipped)
+        problems, _, status = lava.gate(lava.parse_entries(lava_log(skipped)))
+        self.assertEqual((problems, status), ([], 77))
+        self.assertEqual(lava.gate(lava.parse_entries(lava_log(sample_console())))[2], 0)
+
     def test_server_log_yaml_list(self):
         text = "".join("- " + line + "\n" for line in lava_log(sample_console()).splitlines())
         self.assertEqual(gate_of(text), [])
@@ -158,11 +186,16 @@ class Gate(unittest.TestCase):
                 f.write(lava_log(sample_console()))
             with open(bad, "w", encoding="utf-8") as f:
                 f.write(lava_log(sample_console(), drop_exit=True))
+            skipped = os.path.join(tmp, "skipped.log")
+            with open(skipped, "w", encoding="utf-8") as f:
+                f.write(lava_log(sample_console(os.path.join(os.path.dirname(SAMPLE),
+                                                             "good-skipped.log"))))
             devnull = open(os.devnull, "w", encoding="utf-8")
             old, sys.stdout = sys.stdout, devnull
             try:
                 self.assertEqual(lava.main(["lava", good, "--gate"]), 0)
                 self.assertEqual(lava.main(["lava", bad, "--gate"]), 1)
+                self.assertEqual(lava.main(["lava", skipped, "--gate"]), 77)
                 self.assertEqual(lava.main(["lava", SAMPLE, "--gate"]), 2)
             finally:
                 sys.stdout = old

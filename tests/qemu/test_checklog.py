@@ -27,6 +27,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import checklog  # noqa: E402  (needs the path above)
+import checklog_claims  # noqa: E402
 import exitcodes  # noqa: E402
 import experiments  # noqa: E402
 import verdictline  # noqa: E402
@@ -319,6 +320,53 @@ class VerdictNames(unittest.TestCase):
             self.assertEqual(verdictline.name_problems(name, allowed), [], name)
         for name in ("tsc: frequency 2445436 kHz", "x: 3467 ns", "x: 1 of 5"):
             self.assertTrue(verdictline.name_problems(name, allowed), name)
+
+
+class Claims(unittest.TestCase):
+    """What a run claims, against its env and its own curve
+    (tools/checklog_claims.py); the bad-*.log samples cover the rest."""
+
+    def sample(self, edit):
+        """good-ceiling-tcg.log with one record edited: its problems."""
+        with open(os.path.join(SAMPLES, "good-ceiling-tcg.log"), encoding="ascii",
+                  newline="") as f:
+            lines = f.read().split("\r\n")
+        for i, line in enumerate(lines):
+            if line.startswith("@json "):
+                rec = json.loads(line[6:])
+                edit(rec)
+                lines[i] = "@json " + json.dumps(rec, separators=(",", ":"))
+        return checklog.check_log("\r\n".join(lines)).problems
+
+    def test_the_base_is_clean(self):
+        self.assertEqual(self.sample(lambda rec: None), [])
+
+    def test_a_tcg_tag_off_tcg_is_a_contradiction(self):
+        def bare_metal(rec):
+            if rec["type"] == "env":
+                rec["hypervisor"] = None
+        probs = self.sample(bare_metal)
+        self.assertTrue(any('caveats says "QEMU TCG" but env hypervisor is null' in p
+                            for p in probs), probs)
+        self.assertTrue(any('ceiling: not_hardware says "QEMU TCG"' in p for p in probs), probs)
+
+    def test_below_and_above_sit_at_the_curve_s_ends(self):
+        def below(rec):
+            if rec["type"] == "ceiling" and rec["way"] == "unicast":
+                rec["points"][0].update(k_lo=2, k_lo_where="below")
+        probs = self.sample(below)
+        self.assertTrue(any("k_lo 2 is below the curve, so it must be 1" in p
+                            for p in probs), probs)
+
+    def test_a_result_s_loss_is_a_percentage(self):
+        self.assertEqual(checklog_claims.result_loss({"worker_loss_pct": 101}),
+                         ["field 'worker_loss_pct' must be a percentage in "
+                          "[-10000, 100] (is 101)"])
+        self.assertEqual(checklog_claims.result_loss({"worker_loss_pct": -123}), [])
+
+    def test_one_interval_end_without_the_other(self):
+        self.assertEqual(checklog_claims.loss_side("per_page", {"pct": 5, "lo_pct": 1}),
+                         ["worker_loss.per_page: lo_pct and hi_pct come together"])
 
 
 class ExitCodes(unittest.TestCase):

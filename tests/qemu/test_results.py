@@ -732,6 +732,42 @@ class VerdictFormats(unittest.TestCase):
         self.assertEqual(len([c for c in cases if c.find("skipped") is not None]), s)
         self.assertEqual(run_cli(["junit", path, "--status"])[0], 1)
 
+    def test_status_is_run_qemu_s(self):
+        """--status exits as run-qemu.sh would have for the run
+        (tools/exitcodes.py): 0 passed, 1 failed, 77 every check skipped,
+        3 aborted; the log check failing is a failure."""
+        want = {"good-schema2.log": 0, "good-fail.log": 1, "good-skipped.log": 77,
+                "good-fault.log": 1, "bad-truncated.log": 1, "bad-status-skip.log": 1}
+        for name, status in want.items():
+            for cmd in ("tap", "junit"):
+                with self.subTest(sample=name, cmd=cmd):
+                    path = os.path.join(SAMPLES, name)
+                    self.assertEqual(run_cli([cmd, path, "--status"])[0], status)
+                    self.assertEqual(run_cli([cmd, path])[0], 0)
+        run = load(os.path.join(SAMPLES, "good-skipped.log"))
+        run.verdicts, run.status = [], 63
+        self.assertEqual(verdicts.gate_status(run, log_check=False), 3)
+
+    def test_a_log_of_two_runs_is_refused(self):
+        """Two consoles in one file, one after the other or interleaved:
+        refused (exit 2, the run_ids named), never read as one run."""
+        with open(os.path.join(SAMPLES, "good-schema2.log"), "rb") as f:
+            one = f.read()
+        other = one.replace(b"0x816ddf928e78bd78", b"0x0123456789abcdef")
+        mixed = b"\n".join(x for pair in zip(one.split(b"\n"), other.split(b"\n"))
+                           for x in pair)
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, data in (("after", one + other), ("mixed", mixed)):
+                path = os.path.join(tmp, name + ".log")
+                with open(path, "wb") as f:
+                    f.write(data)
+                for cmd in (["answer", path], ["table", path], ["tap", path]):
+                    with self.subTest(how=name, cmd=cmd[0]):
+                        status, _, err = run_cli(cmd)
+                        self.assertEqual(status, 2)
+                        self.assertIn("holds 2 runs (env records with run_id "
+                                      "0x816ddf928e78bd78, 0x0123456789abcdef)", err)
+
     def test_junit_is_xml_whatever_the_line_carries(self):
         run = load(os.path.join(SAMPLES, "good-fail.log"))
         run.verdicts.append(verdicts.Point("FAIL", "x\x01y", "why\x02 <&>", "FAIL: ..."))

@@ -15,7 +15,9 @@ Exit statuses: check keeps checklog's (0 clean, 1 problems, 2 unreadable);
 compare: 0 no significant slowdown, 1 a significant slowdown beyond the
 threshold, 2 bad input; table, answer, plot, tap, junit: 0 done, 2 bad input (tap
 and junit describe failures in their output, they do not fail themselves,
-unless --status is given: then 1 when a verdict failed).
+unless --status is given: then run-qemu.sh's statuses, 1 when a verdict or
+the log check failed, else 0, 77 every check skipped, 3 aborted);
+lava --gate likewise (lava.py).
 """
 
 import argparse
@@ -156,7 +158,8 @@ def build_parser():
         p.add_argument("--no-log-check", action="store_true",
                        help="leave out the point that says whether the log is complete")
         p.add_argument("--status", action="store_true",
-                       help="exit 1 when a verdict (or the log check) failed")
+                       help="exit 1 when a verdict (or the log check) failed, 77 when "
+                       "every check skipped, 3 when the run aborted (run-qemu.sh's statuses)")
     return ap
 
 
@@ -282,8 +285,7 @@ def cmd_verdicts(args):
             f.write(text)
     else:
         sys.stdout.write(text)
-    failed = any(p.kind == "FAIL" for p in verdicts.points(run, log_check))
-    return EXIT_WORSE if args.status and failed else EXIT_OK
+    return verdicts.gate_status(run, log_check) if args.status else EXIT_OK
 
 
 def pre_split(argv):

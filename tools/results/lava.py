@@ -16,9 +16,13 @@ reader of the console needs them.
 `--gate` decides what LAVA's own job result does not (it stays "pass" with
 a FAIL, with status 63 and with a monitor that timed out): exit 1 when a
 test case of the shootdown monitors failed, when the exit case is missing
-(the run's end never came), or when the monitors' cases differ from the
-console's verdicts (a pattern that missed lines); 0 otherwise; 2 when the
-file is not a LAVA log. docs/lab.md says how a lab uses it.
+(the run's end never came), when the monitors' cases differ from the
+console's verdicts (a pattern that missed lines), when the console it
+holds fails `check` (tools/checklog.py: the same contract, the same
+problems), or when that console's EXIT status is not 0 or 38 (or the exit
+case disagrees with it); else 77 when the console says 38 (every check
+skipped: run-qemu.sh's status for it, tools/exitcodes.py) and 0; 2 when
+the file is not a LAVA log. docs/lab.md says how a lab uses it.
 
 `lava-job` renders a job template of lava/jobs (docs/lab.md, "Jobs").
 """
@@ -29,14 +33,19 @@ import os
 import re
 import sys
 
+import checklog
 import verdictline
+from exitcodes import GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP, GUEST_WORDS, gate_status
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 JOBS = os.path.join(ROOT, "lava", "jobs")
 SUITE, EXIT_SUITE = "shootdown", "shootdown-exit"
 EXIT_CASE = "exit"
 # What EXIT: STATUS=N becomes in the exit monitor (lava/jobs/monitors.yaml.in).
-EXIT_RESULTS = {0: "pass", 1: "fail", 38: "skip", 63: "fail"}
+EXIT_RESULTS = {GUEST_PASS: "pass", GUEST_FAIL: "fail", GUEST_SKIP: "skip",
+                GUEST_ABORT: "fail"}
+# The console's problems (checklog's) the gate prints before a count.
+CHECK_SHOWN = 10
 
 
 class LavaError(Exception):
@@ -104,8 +113,29 @@ def cases(entries):
     return out
 
 
+def console_problems(text, exits):
+    """The console against the contract (checklog, as `check` reads it)
+    and against the exit case: its problems, and its EXIT status (None
+    where it has none). A monitor can say pass where the console says
+    STATUS=1: the console is what the run printed."""
+    rep = checklog.check_log(text)
+    probs = [f"check: {p}" for p in rep.problems[:CHECK_SHOWN]]
+    if len(rep.problems) > CHECK_SHOWN:
+        probs.append(f"check: {len(rep.problems) - CHECK_SHOWN} more problems "
+                     "(tools/shootdown.py check on the console: lava LOG -o CONSOLE)")
+    if rep.status is not None and rep.status not in (GUEST_PASS, GUEST_SKIP):
+        probs.append(f"the console says EXIT: STATUS={rep.status} "
+                     f"({GUEST_WORDS.get(rep.status, 'not a status of the harness')})")
+    if exits and rep.status in EXIT_RESULTS and exits[-1]["result"] != EXIT_RESULTS[rep.status]:
+        probs.append(f"the exit case says {exits[-1]['result']}, but the console says "
+                     f"STATUS={rep.status} ({EXIT_RESULTS[rep.status]})")
+    return probs, rep.status
+
+
 def gate(entries):
-    """(problems, summary): what makes the job fail, and a count line."""
+    """(problems, summary, status): what makes the job fail, a count line,
+    and the gate's exit status (exitcodes.gate_status: 1 on any problem,
+    77 for a clean run whose every check skipped)."""
     found = cases(entries)
     verdict_cases = [c for c in found if c["suite"] == SUITE]
     exits = [c for c in found if c["suite"] == EXIT_SUITE and c["case"] == EXIT_CASE]
@@ -114,8 +144,10 @@ def gate(entries):
     if not exits:
         problems.append("no exit case: the run's EXIT line never came (the monitor "
                         "timed out, or the console was lost)")
-    console = [verdictline.split(line) for line in
-               console_text(entries).replace("\r\n", "\n").split("\n")]
+    text = console_text(entries)
+    checked, status = console_problems(text, exits)
+    problems += checked
+    console = [verdictline.split(line) for line in text.replace("\r\n", "\n").split("\n")]
     console = [v for v in console if v]
     want = [(lava_case_name(v[1]), v[0].lower()) for v in console]
     have = [(c["case"], c["result"]) for c in verdict_cases]
@@ -127,7 +159,7 @@ def gate(entries):
     summary = (f"{len(verdict_cases)} cases: {counts['pass']} pass, {counts['fail']} "
                f"fail, {counts['skip']} skip; exit: "
                f"{exits[-1]['result'] if exits else 'missing'}")
-    return problems, summary
+    return problems, summary, gate_status(bool(problems), status)
 
 
 def _first_difference(want, have):
@@ -225,7 +257,9 @@ def main(argv):
     ap.add_argument("-o", "--out", metavar="FILE", help="write the console here "
                     "(default stdout; with --gate, only here)")
     ap.add_argument("--gate", action="store_true", help="exit 1 when a case failed, the "
-                    "exit case is missing or the cases differ from the console")
+                    "exit case is missing, the cases differ from the console, or the console "
+                    "fails check or says a status other than 0 or 38; 77 when every check "
+                    "skipped")
     ap.add_argument("--json", action="store_true", help="print the test cases as JSON")
     args = ap.parse_args(argv[1:])
     try:
@@ -240,11 +274,11 @@ def main(argv):
         print(json.dumps(cases(entries), indent=1))
     if not args.gate:
         return 0
-    problems, summary = gate(entries)
+    problems, summary, status = gate(entries)
     print(f"lava gate: {summary}")
     for p in problems:
         print(f"lava gate: FAIL: {p}")
-    return 1 if problems else 0
+    return status
 
 
 def _write(path, text):

@@ -182,6 +182,31 @@ def attach_raw(records):
     return records
 
 
+def env_records(data):
+    """Every env record of a log, after its EXIT line too (checklog reads
+    none there: a second console appended after the first run's end)."""
+    envs = []
+    for line in checklog.split_lines(data):
+        at = line.find("@json ")
+        if at >= 0 and '"env"' in line:
+            obj, _ = checklog.parse_record(line[at + 6:])
+            if obj is not None and obj.get("type") == "env":
+                envs.append(obj)
+    return envs
+
+
+def refuse_two_runs(path, envs):
+    """A file holding two runs (two env records: two consoles saved into
+    one, interleaved or one after the other, a reboot on the same console)
+    is refused: its records would be read as one run's, and a pooled
+    answer would count one boot twice or mix two machines. Each env names
+    its run (run_id)."""
+    if len(envs) > 1:
+        ids = ", ".join(str(e.get("run_id", "no run_id")) for e in envs)
+        raise InputError(f"{path}: holds {len(envs)} runs (env records with run_id {ids}): "
+                         "give each run in a file of its own")
+
+
 def load(path):
     """The Run in path (a log or a JSONL file); raises InputError."""
     try:
@@ -197,6 +222,8 @@ def load(path):
             raise InputError(f"{path}: no records and no verdicts in the log")
     else:
         run = load_jsonl(path, data)
+    refuse_two_runs(path, env_records(data) if run.kind == "log" else
+                    [r for r in run.records if r.get("type") == "env"])
     keep_typed(run)
     attach_raw(run.records)
     return run

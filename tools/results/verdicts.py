@@ -10,6 +10,8 @@ has no FAIL line for what it never got to, and must not look green.
 
 import xml.etree.ElementTree as ET
 
+import exitcodes
+
 LOG_CHECK_NAME = "log: complete and consistent (checklog)"
 
 
@@ -31,6 +33,14 @@ def points(run, log_check=True):
         else:
             out.append(Point("PASS", LOG_CHECK_NAME, None, ""))
     return out
+
+
+def gate_status(run, log_check=True):
+    """tap/junit --status: 1 when a point failed, else the run's EXIT
+    status as run-qemu.sh maps it (77 when every check skipped; see
+    exitcodes.gate_status)."""
+    failed = any(p.kind == "FAIL" for p in points(run, log_check))
+    return exitcodes.gate_status(failed, run.status)
 
 
 def tap_escape(text):
