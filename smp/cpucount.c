@@ -60,6 +60,16 @@ enum cpucount_verdict cpucount_judge(const struct cpucount *c, char *why,
 			  c->package, c->firmware, c->firmware_why);
 		return CPUCOUNT_FAIL;
 	}
+	if (c->smbios > (c->firmware ? c->firmware : 1)) {
+		ksnprintf(why, cap,
+			  "%u of %u online%s, but SMBIOS type 4 counts %u "
+			  "enabled cpus (%s) and the firmware tables list "
+			  "%u: %s",
+			  c->online, c->started, limit, c->smbios,
+			  c->smbios_why ? c->smbios_why : "", c->firmware,
+			  c->firmware_why);
+		return CPUCOUNT_FAIL;
+	}
 	if (!c->firmware || (!c->package && c->firmware <= 1)) {
 		char cpuid[64];
 
