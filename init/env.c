@@ -215,6 +215,8 @@ static void env_cpus_smbios(struct json *j)
 	json_count(j, "threads_enabled", c->threads_enabled,
 		   !(c->unknown & SMBIOS_CPU_THREADS_ENABLED));
 	json_count(j, "cpus_min", c->cpus_min, c->cpus_min);
+	json_count(j, "cpus_max", c->cpus_max, !c->max_unknown);
+	json_bool(j, "some_off", c->some_off);
 	json_end_object(j);
 }
 

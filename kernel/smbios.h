@@ -58,6 +58,18 @@ struct smbios_cpus {
 	 * if its status says enabled or idle. 0: the table cannot tell.
 	 */
 	unsigned cpus_min;
+	/*
+	 * The most logical CPUs they may have enabled: per socket not
+	 * disabled, Thread Enabled, else Core Enabled times the threads per
+	 * core (Thread Count / Core Count, rounded up); 0 where a socket
+	 * leaves that unknown. And whether any socket says cores or threads
+	 * are off (Core Enabled < Core Count, Thread Enabled < Thread Count):
+	 * CPUID may count those (Intel's leaf 0xB gives the package as
+	 * shipped), the MADT will not.
+	 */
+	unsigned cpus_max;
+	bool some_off;
+	bool max_unknown; /* a socket left cpus_max unknown */
 };
 
 struct smbios_info {

@@ -83,6 +83,15 @@ void smbios_cpus_add(const uint8_t *s, size_t len, struct smbios_cpus *acc)
 		acc->disabled++;
 		return;
 	}
+	if ((cores_en && cores && cores_en < cores) ||
+	    (threads_en && threads && threads_en < threads))
+		acc->some_off = true;
+	if (threads_en)
+		acc->cpus_max += threads_en;
+	else if (cores_en && cores && threads && threads >= cores)
+		acc->cpus_max += cores_en * ((threads + cores - 1) / cores);
+	else
+		acc->max_unknown = true;
 	/* Thread Count is no lower bound: SMT may be off (3.6 says so in
 	 * Thread Enabled; before it only Core Enabled is sure). */
 	if (threads_en)

@@ -16,6 +16,7 @@
 #ifndef SMP_CPUCOUNT_H
 #define SMP_CPUCOUNT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,10 @@ struct cpucount {
 	 * (struct smbios_cpus' cpus_min), 0: unknown; and its words. */
 	unsigned smbios;
 	const char *smbios_why;
+	/* And the most they may have enabled (cpus_max; 0: unknown), and
+	 * whether they say cores or threads are turned off (some_off). */
+	unsigned smbios_max;
+	bool smbios_off;
 };
 
 /*
@@ -58,6 +63,9 @@ unsigned cpucount_firmware(const struct acpi_info *ai, bool parsed,
  *  - FAIL when a CPU meant to start is not online ("2 of 4 online");
  *  - FAIL when CPUID counts more CPUs in this package than the firmware
  *    lists, or the firmware lists none and CPUID counts more than one;
+ *    unless SMBIOS says cores or threads are turned off and the firmware
+ *    lists all SMBIOS says may be enabled (CPUID may count a package as
+ *    shipped);
  *  - FAIL likewise when SMBIOS counts more enabled CPUs than the firmware
  *    lists (the boot CPU accounted for where it lists none); a BIOS that
  *    turned cores or SMT off says so in Core/Thread Enabled, so it passes;

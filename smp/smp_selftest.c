@@ -55,6 +55,9 @@ static void judge_count(void)
 		.firmware_why = fw_why,
 		.smbios = sm->ok ? sm->cpus.cpus_min : 0,
 		.smbios_why = sm_why,
+		.smbios_max =
+			sm->ok && !sm->cpus.max_unknown ? sm->cpus.cpus_max : 0,
+		.smbios_off = sm->ok && sm->cpus.some_off,
 	};
 
 	smbios_cpus_describe(&sm->cpus, sm_why, sizeof(sm_why));

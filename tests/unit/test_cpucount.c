@@ -142,6 +142,38 @@ static void test_smbios_agrees(void **state)
 	assert_null(strstr(why, "SMBIOS"));
 }
 
+/* A BIOS that turned cores or SMT off: CPUID (Intel's leaf 0xB gives the
+ * package as shipped) counts more than the MADT lists, SMBIOS says why. */
+static void test_cores_off_pass(void **state)
+{
+	struct cpucount c = {
+		.online = 8,
+		.started = 8,
+		.firmware = 8,
+		.firmware_why = "FWWHY",
+		.package = 16,
+		.package_source = "CPUID 0xb",
+		.smbios = 8,
+		.smbios_why = "SMWHY",
+		.smbios_max = 8,
+		.smbios_off = true,
+	};
+
+	(void)state;
+	assert_int_equal(cpucount_judge(&c, why, sizeof(why)), CPUCOUNT_PASS);
+	/* nothing off by SMBIOS: CPUID's shortfall stands */
+	c.smbios_off = false;
+	assert_int_equal(cpucount_judge(&c, why, sizeof(why)), CPUCOUNT_FAIL);
+	assert_non_null(strstr(why, "this package alone has 16"));
+	/* off, but the firmware lists fewer than SMBIOS may have enabled */
+	c.smbios_off = true;
+	c.smbios_max = 12;
+	assert_int_equal(cpucount_judge(&c, why, sizeof(why)), CPUCOUNT_FAIL);
+	/* off, and how many are enabled unknown */
+	c.smbios_max = 0;
+	assert_int_equal(cpucount_judge(&c, why, sizeof(why)), CPUCOUNT_FAIL);
+}
+
 static struct acpi_info ai;
 
 static void test_firmware_count(void **state)
@@ -194,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_firmware_count),
 		cmocka_unit_test(test_hidden_sockets_fail),
 		cmocka_unit_test(test_smbios_agrees),
+		cmocka_unit_test(test_cores_off_pass),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

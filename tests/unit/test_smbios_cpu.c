@@ -71,6 +71,8 @@ static void test_four_sockets(void **state)
 	assert_int_equal(c.threads, 4);
 	assert_int_equal(c.unknown, SMBIOS_CPU_THREADS_ENABLED);
 	assert_int_equal(c.cpus_min, 4);
+	assert_int_equal(c.cpus_max, 4);
+	assert_false(c.some_off || c.max_unknown);
 	smbios_cpus_describe(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "4 populated sockets: cores 4, enabled 4; "
 				 "threads 4, enabled not given");
@@ -89,9 +91,14 @@ static void test_smt_off(void **state)
 	assert_int_equal(c.threads_enabled, 16);
 	assert_int_equal(c.unknown, 0);
 	assert_int_equal(c.cpus_min, 16);
+	assert_int_equal(c.cpus_max, 16);
+	assert_true(c.some_off);
 	c = (struct smbios_cpus){0};
 	c = add(c, t4(LEN_25, POPULATED_ENABLED, 8, 8, 16, 0));
 	assert_int_equal(c.cpus_min, 8);
+	/* SMT may be on: 2 threads per core at most; nothing says off */
+	assert_int_equal(c.cpus_max, 16);
+	assert_false(c.some_off);
 	/* SMT on, 3.6: every thread is enabled. */
 	c = (struct smbios_cpus){0};
 	c = add(c, t4(LEN_36, POPULATED_ENABLED, 8, 8, 16, 16));
@@ -109,6 +116,8 @@ static void test_cores_off(void **state)
 	assert_int_equal(c.cores, 16);
 	assert_int_equal(c.cores_enabled, 4);
 	assert_int_equal(c.cpus_min, 4);
+	assert_int_equal(c.cpus_max, 8); /* 4 enabled of 2 threads each */
+	assert_true(c.some_off);
 }
 
 /* 0xFF: the 16-bit form (3.0) holds the count; without one, unknown. */
@@ -132,6 +141,8 @@ static void test_count2(void **state)
 					    SMBIOS_CPU_THREADS |
 					    SMBIOS_CPU_THREADS_ENABLED);
 	assert_int_equal(c.cpus_min, 1); /* populated, enabled: one at least */
+	assert_true(c.max_unknown);
+	assert_false(c.some_off);
 	/* 0xFFFF in a 16-bit count is reserved: unknown too. */
 	c = (struct smbios_cpus){0};
 	t = t4(LEN_36, POPULATED_ENABLED, 0xffff, 0xffff, 0xffff, 0xffff);
@@ -178,6 +189,8 @@ static void test_empty_disabled_truncated(void **state)
 	assert_int_equal(c.disabled, 1);
 	assert_int_equal(c.cores_enabled, 4);
 	assert_int_equal(c.cpus_min, 0);
+	assert_int_equal(c.cpus_max, 0); /* the disabled socket has none */
+	assert_false(c.max_unknown);
 	smbios_cpus_describe(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "1 populated socket (1 disabled): cores 4, "
 				 "enabled 4; threads 4, enabled not given");
