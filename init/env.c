@@ -18,6 +18,7 @@
 #include "smp/idle.h"
 #include "smp/percpu.h"
 #include "smp/concurrency.h"
+#include "smp/cpucount.h"
 #include "smp/smp.h"
 #include "version.h"
 
@@ -91,12 +92,6 @@ static bool microcode(uint64_t *rev)
 	return true;
 }
 
-static const void *smbios_reader(void *ctx, uint64_t pa, size_t len)
-{
-	(void)ctx;
-	return phys_map_firmware(pa, len);
-}
-
 static void json_str_or_null(struct json *j, const char *key, const char *s)
 {
 	json_str(j, key, s && s[0] ? s : NULL);
@@ -105,30 +100,29 @@ static void json_str_or_null(struct json *j, const char *key, const char *s)
 /* SMBIOS: who made the machine; an INFO line says where, or what failed. */
 static void env_smbios(struct json *j)
 {
-	static struct smbios_info sm;
+	const struct smbios_info *sm = cpucount_smbios_info();
 	char ver[16];
 
-	smbios_read(&boot_info, boot_info.efi ? boot_info.efi_systab : 0,
-		    smbios_reader, NULL, &sm);
-	if (sm.ok)
+	if (sm->ok)
 		report_info("smbios: %u.%u, entry point at %#llx, table at "
 			    "%#llx (%u bytes)%s",
-			    sm.major, sm.minor, (unsigned long long)sm.entry_pa,
-			    (unsigned long long)sm.table_pa, sm.table_len,
+			    sm->major, sm->minor,
+			    (unsigned long long)sm->entry_pa,
+			    (unsigned long long)sm->table_pa, sm->table_len,
 			    boot_info.efi ? ", from the EFI system table" : "");
-	else if (sm.error[0])
-		report_info("smbios: %s: fields null", sm.error);
+	else if (sm->error[0])
+		report_info("smbios: %s: fields null", sm->error);
 	else
 		report_info("smbios: no entry point found (%s): fields null",
 			    boot_info.efi ? "EFI configuration table"
 					  : "0xf0000-0xfffff");
 	json_begin_object(j, "smbios");
-	ksnprintf(ver, sizeof(ver), "%u.%u", sm.major, sm.minor);
-	json_str_or_null(j, "version", sm.ok ? ver : NULL);
-	json_str_or_null(j, "sys_vendor", sm.ok ? sm.sys_vendor : NULL);
-	json_str_or_null(j, "product", sm.ok ? sm.product : NULL);
-	json_str_or_null(j, "bios_vendor", sm.ok ? sm.bios_vendor : NULL);
-	json_str_or_null(j, "bios_version", sm.ok ? sm.bios_version : NULL);
+	ksnprintf(ver, sizeof(ver), "%u.%u", sm->major, sm->minor);
+	json_str_or_null(j, "version", sm->ok ? ver : NULL);
+	json_str_or_null(j, "sys_vendor", sm->ok ? sm->sys_vendor : NULL);
+	json_str_or_null(j, "product", sm->ok ? sm->product : NULL);
+	json_str_or_null(j, "bios_vendor", sm->ok ? sm->bios_vendor : NULL);
+	json_str_or_null(j, "bios_version", sm->ok ? sm->bios_version : NULL);
 	json_end_object(j);
 }
 
@@ -192,6 +186,40 @@ static void env_tsc(struct json *j)
 	json_bool(j, "tsc_invariant", cpu_info.invariant_tsc);
 }
 
+static void json_count(struct json *j, const char *key, unsigned v, bool known)
+{
+	if (known)
+		json_u64(j, key, v);
+	else
+		json_null(j, key);
+}
+
+/* SMBIOS type 4's sums over the populated sockets (docs/output.md). */
+static void env_cpus_smbios(struct json *j)
+{
+	const struct smbios_info *sm = cpucount_smbios_info();
+	const struct smbios_cpus *c = &sm->cpus;
+
+	if (!sm->ok || !c->sockets) {
+		json_null(j, "cpus_smbios");
+		return;
+	}
+	json_begin_object(j, "cpus_smbios");
+	json_u64(j, "sockets", c->sockets);
+	json_u64(j, "sockets_disabled", c->disabled);
+	json_count(j, "cores", c->cores, !(c->unknown & SMBIOS_CPU_CORES));
+	json_count(j, "cores_enabled", c->cores_enabled,
+		   !(c->unknown & SMBIOS_CPU_CORES_ENABLED));
+	json_count(j, "threads", c->threads,
+		   !(c->unknown & SMBIOS_CPU_THREADS));
+	json_count(j, "threads_enabled", c->threads_enabled,
+		   !(c->unknown & SMBIOS_CPU_THREADS_ENABLED));
+	json_count(j, "cpus_min", c->cpus_min, c->cpus_min);
+	json_count(j, "cpus_max", c->cpus_max, !c->max_unknown);
+	json_bool(j, "some_off", c->some_off);
+	json_end_object(j);
+}
+
 static void env_smp(struct json *j)
 {
 	if (acpi.madt.present)
@@ -199,6 +227,7 @@ static void env_smp(struct json *j)
 	else
 		json_null(j, "cpus_madt");
 	json_u64(j, "cpus_online", cpumask_count(&cpus_online));
+	env_cpus_smbios(j);
 	json_str(j, "apic", apic_mode_name());
 	json_bool(j, "apic_fence",
 		  apic_mode == APIC_X2APIC && cpu_info.apic_msr_fence);

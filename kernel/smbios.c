@@ -88,6 +88,7 @@ static void fail(struct smbios_info *out, const char *fmt, ...)
 	out->ok = false;
 	out->bios_vendor[0] = out->bios_version[0] = '\0';
 	out->sys_vendor[0] = out->product[0] = '\0';
+	kmemset(&out->cpus, 0, sizeof(out->cpus));
 }
 
 /* String n (1-based) of the structure whose strings start at s. */
@@ -120,6 +121,7 @@ bool smbios_parse_table(const uint8_t *t, size_t len, struct smbios_info *out)
 	size_t i = 0;
 
 	out->ok = false;
+	kmemset(&out->cpus, 0, sizeof(out->cpus));
 	while (i + 4 <= len) {
 		uint8_t type = t[i], slen = t[i + 1];
 		const uint8_t *s, *end;
@@ -152,6 +154,8 @@ bool smbios_parse_table(const uint8_t *t, size_t len, struct smbios_info *out)
 			get_string(s, end, t[i + 4], out->sys_vendor);
 			get_string(s, end, t[i + 5], out->product);
 			seen1 = true;
+		} else if (type == 4) {
+			smbios_cpus_add(t + i, slen, &out->cpus);
 		}
 		i = j + 2;
 		if (type == 127)

@@ -2,7 +2,9 @@
 /*
  * SMBIOS (DMTF DSP0134): who made the machine and its firmware, for the env
  * record: type 0 (BIOS vendor and version) and type 1 (system manufacturer
- * and product name). Portable: physical memory is read only through a
+ * and product name); and type 4, one per processor socket, whose core and
+ * thread counts the bring-up verdict holds the MADT's CPU list against
+ * (smp/cpucount.h). Portable: physical memory is read only through a
  * phys_reader, and only where the firmware's memory map says there is RAM
  * or reserved memory (the BIOS ROM area is reserved in E820), so host tests
  * run it on captured tables (tests/unit/data/smbios).
@@ -32,6 +34,44 @@
 #define SMBIOS_SCAN_LO	 0xf0000u
 #define SMBIOS_SCAN_HI	 0x100000u
 
+/*
+ * What the type 4 (processor) structures say, one per socket. Counts are
+ * sums over the populated sockets; a field any of them leaves unknown
+ * (0, or 0xFF with no 3.0 "Count 2" field to read, or a structure too
+ * short to hold it) has its bit in `unknown`, and its sum means nothing.
+ */
+#define SMBIOS_CPU_CORES	   (1u << 0)
+#define SMBIOS_CPU_CORES_ENABLED   (1u << 1)
+#define SMBIOS_CPU_THREADS	   (1u << 2)
+#define SMBIOS_CPU_THREADS_ENABLED (1u << 3)
+
+struct smbios_cpus {
+	unsigned structs;  /* type 4 structures in the table */
+	unsigned sockets;  /* of them, sockets the status calls populated */
+	unsigned disabled; /* of those, the status says disabled (BIOS/user) */
+	unsigned cores, cores_enabled, threads, threads_enabled;
+	unsigned unknown; /* SMBIOS_CPU_* bits */
+	/*
+	 * The fewest logical CPUs the firmware says are enabled: per
+	 * populated socket not disabled, Thread Enabled (3.6), else Core
+	 * Enabled (each enabled core has a thread; SMT may be off), else 1
+	 * if its status says enabled or idle. 0: the table cannot tell.
+	 */
+	unsigned cpus_min;
+	/*
+	 * The most logical CPUs they may have enabled: per socket not
+	 * disabled, Thread Enabled, else Core Enabled times the threads per
+	 * core (Thread Count / Core Count, rounded up); 0 where a socket
+	 * leaves that unknown. And whether any socket says cores or threads
+	 * are off (Core Enabled < Core Count, Thread Enabled < Thread Count):
+	 * CPUID may count those (Intel's leaf 0xB gives the package as
+	 * shipped), the MADT will not.
+	 */
+	unsigned cpus_max;
+	bool some_off;
+	bool max_unknown; /* a socket left cpus_max unknown */
+};
+
 struct smbios_info {
 	bool found; /* an entry point was found */
 	bool ok;    /* and its table parsed: the strings below are valid */
@@ -41,6 +81,7 @@ struct smbios_info {
 	/* Empty when the structure or string is absent. */
 	char bios_vendor[SMBIOS_STR_MAX], bios_version[SMBIOS_STR_MAX];
 	char sys_vendor[SMBIOS_STR_MAX], product[SMBIOS_STR_MAX];
+	struct smbios_cpus cpus; /* type 4 (zero unless ok) */
 	char error[96]; /* why not ok (empty if ok, or if nothing was found) */
 };
 
@@ -61,9 +102,22 @@ void smbios_read(const struct boot_info *bi, uint64_t efi_systab,
 
 /*
  * Parses a structure table of len bytes already read into *out (the
- * strings of type 0 and 1; the first of each type counts). Returns false
+ * strings of type 0 and 1, the first of each type counting; every type 4
+ * into out->cpus). Returns false
  * (with out->error) if it is malformed.
  */
 bool smbios_parse_table(const uint8_t *t, size_t len, struct smbios_info *out);
+
+/*
+ * Adds one type 4 structure of len bytes (its formatted part, header
+ * included; len >= 4) to *acc (kernel/smbios_cpu.c).
+ */
+void smbios_cpus_add(const uint8_t *s, size_t len, struct smbios_cpus *acc);
+
+/*
+ * Says what *c holds in words ("2 populated sockets: 4 cores, 4 enabled;
+ * 4 threads, enabled: not given") into buf (cap bytes).
+ */
+void smbios_cpus_describe(const struct smbios_cpus *c, char *buf, size_t cap);
 
 #endif

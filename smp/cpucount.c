@@ -39,6 +39,16 @@ unsigned cpucount_firmware(const struct acpi_info *ai, bool parsed,
 	return (unsigned)n;
 }
 
+/*
+ * Whether SMBIOS explains a CPUID count above the firmware's: cores or
+ * threads turned off in the setup, and the firmware listing every CPU
+ * SMBIOS says may be enabled.
+ */
+static bool off_explains(const struct cpucount *c)
+{
+	return c->smbios_off && c->smbios_max && c->firmware >= c->smbios_max;
+}
+
 enum cpucount_verdict cpucount_judge(const struct cpucount *c, char *why,
 				     size_t cap)
 {
@@ -51,13 +61,23 @@ enum cpucount_verdict cpucount_judge(const struct cpucount *c, char *why,
 		return CPUCOUNT_FAIL;
 	}
 	if (c->package && c->firmware < c->package &&
-	    !(c->firmware == 0 && c->package == 1)) {
+	    !(c->firmware == 0 && c->package == 1) && !off_explains(c)) {
 		ksnprintf(why, cap,
 			  "%u of %u online%s, but %s says this package alone "
 			  "has %u logical cpus and the firmware tables list "
 			  "%u: %s",
 			  c->online, c->started, limit, c->package_source,
 			  c->package, c->firmware, c->firmware_why);
+		return CPUCOUNT_FAIL;
+	}
+	if (c->smbios > (c->firmware ? c->firmware : 1)) {
+		ksnprintf(why, cap,
+			  "%u of %u online%s, but SMBIOS type 4 counts %u "
+			  "enabled cpus (%s) and the firmware tables list "
+			  "%u: %s",
+			  c->online, c->started, limit, c->smbios,
+			  c->smbios_why ? c->smbios_why : "", c->firmware,
+			  c->firmware_why);
 		return CPUCOUNT_FAIL;
 	}
 	if (!c->firmware || (!c->package && c->firmware <= 1)) {

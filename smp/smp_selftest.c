@@ -7,6 +7,7 @@
 #include "kernel/cpu.h"
 #include "lib/printf.h"
 #include "kernel/report.h"
+#include "kernel/smbios.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "smp/apic.h"
@@ -36,13 +37,15 @@ static void count_hit(void *arg)
 
 /*
  * All CPUs online, of those the firmware lists, and the firmware listing
- * at least what CPUID counts in the boot CPU's package (smp/cpucount.h).
+ * at least what CPUID counts in the boot CPU's package and what SMBIOS
+ * type 4 counts enabled over all sockets (smp/cpucount.h).
  */
 static void judge_count(void)
 {
 	static const char name[] = "smp: bringup: all cpus online";
-	static char fw_why[160], why[REPORT_LINE_MAX];
+	static char fw_why[160], sm_why[128], why[REPORT_LINE_MAX];
 	const struct topo_pkg_count *pkg = &smp_stats.cpus_package;
+	const struct smbios_info *sm = cpucount_smbios_info();
 	struct cpucount c = {
 		.online = cpumask_count(&cpus_online),
 		.started = nr_cpus,
@@ -50,8 +53,14 @@ static void judge_count(void)
 		.package = pkg->cpus,
 		.package_source = pkg->source,
 		.firmware_why = fw_why,
+		.smbios = sm->ok ? sm->cpus.cpus_min : 0,
+		.smbios_why = sm_why,
+		.smbios_max =
+			sm->ok && !sm->cpus.max_unknown ? sm->cpus.cpus_max : 0,
+		.smbios_off = sm->ok && sm->cpus.some_off,
 	};
 
+	smbios_cpus_describe(&sm->cpus, sm_why, sizeof(sm_why));
 	c.firmware = cpucount_firmware(&acpi, smp_stats.acpi_parsed,
 				       cpu_apic_id[0], fw_why, sizeof(fw_why));
 	switch (cpucount_judge(&c, why, sizeof(why))) {

@@ -57,6 +57,9 @@ SCENARIOS = {
     "madt-no-boot-cpu": "the MADT leaves out the boot CPU (APIC ID 0)",
     "madt-absent-cpus": "the MADT lists two enabled CPUs more than the machine has",
     "madt-fewer-cpus": "the MADT lists the boot CPU alone, of N (CPUID counts N)",
+    "madt-socket0": "the MADT lists the first N/2 CPUs alone: socket 0 of -smp "
+                    "N,sockets=2 (CPUID sees one package and agrees; SMBIOS "
+                    "counts both sockets)",
     "devices-in-ram": f"the MADT's IOAPIC at {IN_RAM:#x} and the HPET at "
                       f"{IN_RAM + 0x10000:#x}: usable RAM, where a driver would write",
 }
@@ -180,6 +183,8 @@ def build(scenario, cpus):
         apic = madt(list(range(cpus + 2)))
     elif scenario == "madt-fewer-cpus":
         apic = madt(ids[:1])
+    elif scenario == "madt-socket0":
+        apic = madt(ids[:max(1, cpus // 2)])
     else:
         apic = madt(ids)
     good_sums = {"FACP", "HPET", "APIC"}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Host tests of smp/cpucount.c: the bring-up verdict from the firmware's
- * count and CPUID's. The issue's run (iPXE, 2 CPUs, the ACPI tables
+ * count, CPUID's and SMBIOS's. The issue's run (iPXE, 2 CPUs, the ACPI tables
  * unread) passed on 1 CPU; it must fail, naming both counts.
  */
 #include "unit.h"
@@ -87,6 +87,93 @@ static void test_unknowable_skips(void **state)
 	assert_int_equal(judge(1, 1, 0, 0, 0), CPUCOUNT_SKIP);
 }
 
+static enum cpucount_verdict judge_sm(unsigned online, unsigned firmware,
+				      unsigned package, unsigned smbios)
+{
+	const struct cpucount c = {
+		.online = online,
+		.started = online,
+		.firmware = firmware,
+		.firmware_why = "FWWHY",
+		.package = package,
+		.package_source = "CPUID 0xb",
+		.smbios = smbios,
+		.smbios_why = "SMWHY",
+	};
+
+	why[0] = '\0';
+	return cpucount_judge(&c, why, sizeof(why));
+}
+
+/* The review's runs: CPUID sees one package, SMBIOS sees every socket. */
+static void test_hidden_sockets_fail(void **state)
+{
+	(void)state;
+	/* -smp 4,sockets=4,cores=1 and a MADT of the boot CPU alone */
+	assert_int_equal(judge_sm(1, 1, 1, 4), CPUCOUNT_FAIL);
+	assert_string_equal(why, "1 of 1 online, but SMBIOS type 4 counts 4 "
+				 "enabled cpus (SMWHY) and the firmware "
+				 "tables list 1: FWWHY");
+	/* 2 sockets x 2 cores, the MADT listing socket 0 */
+	assert_int_equal(judge_sm(2, 2, 2, 4), CPUCOUNT_FAIL);
+	assert_non_null(strstr(why, "2 of 2 online, but SMBIOS"));
+	/* no MADT at all, SMBIOS counting 2: the boot CPU is not enough */
+	assert_int_equal(judge_sm(1, 0, 1, 2), CPUCOUNT_FAIL);
+	assert_non_null(strstr(why, "list 0: FWWHY"));
+	/* CPUID's own shortfall is said first, as before */
+	assert_int_equal(judge_sm(1, 1, 2, 4), CPUCOUNT_FAIL);
+	assert_non_null(strstr(why, "this package alone has 2"));
+}
+
+static void test_smbios_agrees(void **state)
+{
+	(void)state;
+	/* the same machines with a full MADT */
+	assert_int_equal(judge_sm(4, 4, 1, 4), CPUCOUNT_PASS);
+	assert_int_equal(judge_sm(4, 4, 2, 4), CPUCOUNT_PASS);
+	/* SMT off: 8 cores enabled of 8, 16 threads, 8 listed */
+	assert_int_equal(judge_sm(8, 8, 8, 8), CPUCOUNT_PASS);
+	/* hot-plug slots (-smp 2,maxcpus=4): counted in the MADT's 4 */
+	assert_int_equal(judge_sm(2, 4, 4, 4), CPUCOUNT_PASS);
+	/* SMBIOS unknown: the old verdicts */
+	assert_int_equal(judge_sm(2, 2, 2, 0), CPUCOUNT_PASS);
+	/* no MADT, one CPU by SMBIOS and CPUID: cannot be known, still */
+	assert_int_equal(judge_sm(1, 0, 1, 1), CPUCOUNT_SKIP);
+	assert_null(strstr(why, "SMBIOS"));
+}
+
+/* A BIOS that turned cores or SMT off: CPUID (Intel's leaf 0xB gives the
+ * package as shipped) counts more than the MADT lists, SMBIOS says why. */
+static void test_cores_off_pass(void **state)
+{
+	struct cpucount c = {
+		.online = 8,
+		.started = 8,
+		.firmware = 8,
+		.firmware_why = "FWWHY",
+		.package = 16,
+		.package_source = "CPUID 0xb",
+		.smbios = 8,
+		.smbios_why = "SMWHY",
+		.smbios_max = 8,
+		.smbios_off = true,
+	};
+
+	(void)state;
+	assert_int_equal(cpucount_judge(&c, why, sizeof(why)), CPUCOUNT_PASS);
+	/* nothing off by SMBIOS: CPUID's shortfall stands */
+	c.smbios_off = false;
+	assert_int_equal(cpucount_judge(&c, why, sizeof(why)), CPUCOUNT_FAIL);
+	assert_non_null(strstr(why, "this package alone has 16"));
+	/* off, but the firmware lists fewer than SMBIOS may have enabled */
+	c.smbios_off = true;
+	c.smbios_max = 12;
+	assert_int_equal(cpucount_judge(&c, why, sizeof(why)), CPUCOUNT_FAIL);
+	/* off, and how many are enabled unknown */
+	c.smbios_max = 0;
+	assert_int_equal(cpucount_judge(&c, why, sizeof(why)), CPUCOUNT_FAIL);
+}
+
 static struct acpi_info ai;
 
 static void test_firmware_count(void **state)
@@ -137,6 +224,9 @@ int main(void)
 		cmocka_unit_test(test_missing_cpu_fails),
 		cmocka_unit_test(test_unknowable_skips),
 		cmocka_unit_test(test_firmware_count),
+		cmocka_unit_test(test_hidden_sockets_fail),
+		cmocka_unit_test(test_smbios_agrees),
+		cmocka_unit_test(test_cores_off_pass),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

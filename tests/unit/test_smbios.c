@@ -108,6 +108,15 @@ static void test_captured(void **state)
 	assert_string_equal(sm.sys_vendor, "Acme-Corp");
 	assert_string_equal(sm.product, "Rocket-9000");
 	assert_string_equal(sm.error, "");
+	/* -smp 1: one socket, one core, one thread; a 2.6-sized type 4 has
+	 * no Thread Enabled. */
+	assert_int_equal(sm.cpus.structs, 1);
+	assert_int_equal(sm.cpus.sockets, 1);
+	assert_int_equal(sm.cpus.cores, 1);
+	assert_int_equal(sm.cpus.cores_enabled, 1);
+	assert_int_equal(sm.cpus.threads, 1);
+	assert_int_equal(sm.cpus.unknown, SMBIOS_CPU_THREADS_ENABLED);
+	assert_int_equal(sm.cpus.cpus_min, 1);
 }
 
 /* Nothing outside the map is read: no F-segment in it, no scan. */

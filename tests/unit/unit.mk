@@ -26,7 +26,7 @@ UNIT_OUT := build/host
 UNIT_FLOORS := lib kernel mm smp bench
 
 unit_tests.lib := kstring json cmdline printf
-unit_tests.kernel := config multiboot report smbios tsc_estimate spinlock \
+unit_tests.kernel := config multiboot report smbios smbios_cpu tsc_estimate spinlock \
 	acpi fwread
 unit_tests.mm := pmm pt invlpgb
 unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
@@ -44,7 +44,10 @@ unit_srcs.multiboot := kernel/multiboot.c kernel/multiboot_query.c \
 	lib/kstring.c
 unit_srcs.report := lib/printf.c lib/json.c
 unit_includes.report := kernel/report.c
-unit_srcs.smbios := kernel/smbios.c lib/kstring.c lib/printf.c
+unit_srcs.smbios := kernel/smbios.c kernel/smbios_cpu.c lib/kstring.c \
+	lib/printf.c
+unit_srcs.smbios_cpu := kernel/smbios.c kernel/smbios_cpu.c lib/kstring.c \
+	lib/printf.c
 unit_srcs.tsc_estimate := kernel/tsc_estimate.c lib/muldiv.c
 unit_ldlibs.spinlock := -pthread
 unit_ldlibs.barrier := -pthread
