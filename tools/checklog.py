@@ -255,6 +255,11 @@ ENV_LATER_FIELDS = {
     "run_id": want_hex_str(),
     "microcode": want_hex_str(nullable=True),
     "output": want_choice("both", "json"),
+    "cpus_smbios": lambda v: None if v is None else want_object({
+        k: (lambda x: None if x is None or (_is_int(x) and x >= 0) else
+            "must be a count or null")
+        for k in ("sockets", "sockets_disabled", "cores", "cores_enabled", "threads",
+                  "threads_enabled", "cpus_min", "cpus_max")} | {"some_off": want_bool()})(v),
     "smbios": want_object({
         "version": want_version,
         "sys_vendor": want_str(nullable=True),
