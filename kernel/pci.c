@@ -28,6 +28,13 @@ void pci_write32(struct pci_addr a, uint8_t off, uint32_t val)
 	outl(PCI_CONFIG_DATA, val);
 }
 
+/* The data port's byte lanes: off's low two bits pick the byte. */
+void pci_write8(struct pci_addr a, uint8_t off, uint8_t val)
+{
+	outl(PCI_CONFIG_ADDRESS, config_address(a, off));
+	outb((uint16_t)(PCI_CONFIG_DATA + (off & 3)), val);
+}
+
 /* Function 0's header type bit 7: the device has functions 1..7. */
 static bool multifunction(struct pci_addr a)
 {

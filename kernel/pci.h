@@ -16,6 +16,7 @@ struct pci_addr {
 
 uint32_t pci_read32(struct pci_addr a, uint8_t off);
 void pci_write32(struct pci_addr a, uint8_t off, uint32_t val);
+void pci_write8(struct pci_addr a, uint8_t off, uint8_t val);
 
 /*
  * Calls fn for every function present on buses 0..255 whose class code

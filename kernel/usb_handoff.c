@@ -72,6 +72,11 @@ static void config_write(void *ctx, uint32_t off, uint32_t val)
 	pci_write32(*(struct pci_addr *)ctx, (uint8_t)off, val);
 }
 
+static void config_write8(void *ctx, uint32_t off, uint8_t val)
+{
+	pci_write8(*(struct pci_addr *)ctx, (uint8_t)off, val);
+}
+
 static void delay(void *ctx, uint32_t us)
 {
 	(void)ctx;
@@ -90,6 +95,7 @@ static const char *hand_over(struct scan *s, struct pci_addr a, uint64_t bar)
 		return "registers not mapped (see mm)";
 	if (s->kind == USB_EHCI) {
 		r.read = config_read, r.write = config_write;
+		r.write8 = config_write8;
 		r.ctx = &a, r.limit = 0x100;
 		first = (hcc >> 8) & 0xff;
 	} else {

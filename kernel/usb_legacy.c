@@ -83,7 +83,10 @@ enum usb_handoff_result usb_handoff_run(const struct usb_regs *r,
 	v = r->read(r->ctx, cap);
 	if (!(v & USB_LEGSUP_BIOS_OWNED))
 		res = USB_NOT_BIOS;
-	r->write(r->ctx, cap, v | USB_LEGSUP_OS_OWNED);
+	if (r->write8)
+		r->write8(r->ctx, cap + 3, USB_LEGSUP_OS_OWNED >> 24);
+	else
+		r->write(r->ctx, cap, v | USB_LEGSUP_OS_OWNED);
 	while (res == USB_HANDED_OVER &&
 	       (r->read(r->ctx, cap) & USB_LEGSUP_BIOS_OWNED)) {
 		if (waited >= USB_HANDOFF_TIMEOUT_US) {

@@ -44,6 +44,11 @@ enum usb_hc_kind { USB_EHCI, USB_XHCI };
 struct usb_regs {
 	uint32_t (*read)(void *ctx, uint32_t off);
 	void (*write)(void *ctx, uint32_t off, uint32_t val);
+	/*
+	 * One byte, where the space allows it (EHCI's config space), or
+	 * NULL: OS-owned is then set by a write of the whole dword.
+	 */
+	void (*write8)(void *ctx, uint32_t off, uint8_t val);
 	void (*delay_us)(void *ctx, uint32_t us);
 	void *ctx;
 	uint32_t limit; /* offsets at or past it are not read */
@@ -68,7 +73,9 @@ enum usb_handoff_result {
 };
 
 /*
- * The handoff at the capability at cap (0: none): OS-owned is set, the
+ * The handoff at the capability at cap (0: none): OS-owned is set (by
+ * its byte alone where write8 allows, so that a firmware clearing
+ * BIOS-owned at that moment is not undone by a write of the old dword), the
  * BIOS-owned bit awaited for USB_HANDOFF_TIMEOUT_US, and then, whatever
  * the firmware did, the SMI enables cleared and the write-1-to-clear SMI
  * status bits cleared. *polls (if not NULL) counts the waits.

@@ -17,6 +17,7 @@ struct sim {
 	int delays;	   /* delay_us calls */
 	uint64_t delayed_us;
 	bool os_requested;
+	bool raced; /* racing_read: the firmware let go, once */
 	unsigned writes;
 };
 
@@ -46,6 +47,18 @@ static void sim_write(void *ctx, uint32_t off, uint32_t val)
 	s->reg[off / 4] = val;
 }
 
+/* A byte store into the dword, as config space's byte lanes do. */
+static void sim_write8(void *ctx, uint32_t off, uint8_t val)
+{
+	struct sim *s = ctx;
+	uint32_t shift = 8 * (off & 3), *d = &s->reg[off / 4];
+
+	s->writes++;
+	*d = (*d & ~(0xffu << shift)) | (uint32_t)val << shift;
+	if ((off & ~3u) == s->legsup && (*d & USB_LEGSUP_OS_OWNED))
+		s->os_requested = true;
+}
+
 static void sim_delay(void *ctx, uint32_t us)
 {
 	struct sim *s = ctx;
@@ -59,7 +72,11 @@ static void sim_delay(void *ctx, uint32_t us)
 
 static struct usb_regs regs(struct sim *s)
 {
-	struct usb_regs r = {sim_read, sim_write, sim_delay, s, SIM_DWORDS * 4};
+	struct usb_regs r = {.read = sim_read,
+			     .write = sim_write,
+			     .delay_us = sim_delay,
+			     .ctx = s,
+			     .limit = SIM_DWORDS * 4};
 
 	return r;
 }
@@ -187,6 +204,43 @@ static void test_handoff_not_bios_owned_and_none(void **state)
 	assert_int_equal(s.writes, 0); /* nothing written without one */
 }
 
+/*
+ * EHCI's OS-owned set by its byte alone: a firmware that clears
+ * BIOS-owned once, right after the handoff's first read, is not overruled
+ * by a write of the dword read before it.
+ */
+static uint32_t racing_read(void *ctx, uint32_t off)
+{
+	struct sim *s = ctx;
+	uint32_t v = s->reg[off / 4];
+
+	if (off == s->legsup && !s->raced) {
+		s->reg[off / 4] &= ~USB_LEGSUP_BIOS_OWNED; /* lets go now */
+		s->raced = true;
+	}
+	return v;
+}
+
+static void test_handoff_byte_write_keeps_bios_release(void **state)
+{
+	struct sim s = owned_sim(0, -1);
+	struct usb_regs r = regs(&s);
+
+	(void)state;
+	r.read = racing_read;
+	r.write8 = sim_write8;
+	assert_int_equal(usb_handoff_run(&r, USB_EHCI, 0x68, NULL),
+			 USB_HANDED_OVER);
+	assert_int_equal(s.reg[0x68 / 4],
+			 USB_LEGSUP_OS_OWNED | USB_LEGSUP_CAP_ID);
+	/* The dword write would have put BIOS-owned back: held, 1 s. */
+	s = owned_sim(0, -1);
+	r = regs(&s);
+	r.read = racing_read;
+	assert_int_equal(usb_handoff_run(&r, USB_EHCI, 0x68, NULL),
+			 USB_BIOS_HELD);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_handoff_xhci_keeps_reserved),
 		cmocka_unit_test(test_handoff_bios_never_lets_go),
 		cmocka_unit_test(test_handoff_not_bios_owned_and_none),
+		cmocka_unit_test(test_handoff_byte_write_keeps_bios_release),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
