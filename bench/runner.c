@@ -11,6 +11,7 @@
 #include "bench/protocol_overhead.h"
 #include "bench/shootdown_sweep.h"
 #include "kernel/report.h"
+#include "kernel/smi.h"
 #include "kernel/x86.h"
 #include "smp/concurrency.h"
 #include "smp/smp.h"
@@ -103,7 +104,8 @@ void bench_run(void)
 		budget_plan(&params, run, &ctx);
 	ap_fault = inject_ap_fault(&params);
 	for (size_t i = 0; i < nr_experiments; i++) {
-		uint64_t t0 = rdtsc();
+		uint64_t t0 = rdtsc(), smi0;
+		struct smi_tally smi;
 
 		if (!run[i])
 			continue;
@@ -111,7 +113,11 @@ void bench_run(void)
 			    experiments[i].desc);
 		inject_ap_announce(experiments[i].name);
 		bench_progress_begin(&ctx.progress);
+		smi_tally_start(&smi); /* an SMI is a caveat of its timings */
+		smi0 = smi_read(&smi);
 		experiments[i].run(&params, &ctx);
+		smi_tally_add(&smi, smi0, smi_read(&smi));
+		smi_record(experiments[i].name, &smi);
 		budget_account((enum plan_exp)i, rdtsc() - t0);
 	}
 	/*

@@ -18,6 +18,7 @@
 #include "lib/string.h"
 #include "kernel/trap.h"
 #include "kernel/tsc.h"
+#include "kernel/usb_handoff.h"
 #include "mm/mm_selftest.h"
 #include "mm/pagefault.h"
 #include "mm/vm.h"
@@ -133,6 +134,7 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 	smp_report();                     /* CPUs, bring-up time, TSC */
 	exit_report();                    /* exit=reboot: how it resets */
 	tsc_report();                     /* each clock's TSC estimate */
+	usb_handoff(mmio_map);            /* the firmware's USB SMIs stop */
 	if (cfg.help)
 		config_print_help();      /* every key, default, meaning */
 	selftest_run(&cfg);               /* the harness checks itself */

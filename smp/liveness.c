@@ -47,6 +47,11 @@ bool take_out(unsigned cpu)
 	return true;
 }
 
+bool xcall_cpu_halted(unsigned cpu)
+{
+	return cpumask_test(cpu, &cpus_stopped_self);
+}
+
 void stop_lost_self(void)
 {
 	cpumask_set_atomic(this_cpu(), &cpus_stopped_self);

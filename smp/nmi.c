@@ -2,7 +2,9 @@
 /*
  * NMIs: the one that stops every other CPU at a fatal fault, and any other
  * (a watchdog, a hardware error, a BMC's button, selftest=nmi), which is
- * counted so that the timed sample it landed in can be discarded.
+ * counted so that the timed sample it landed in can be discarded; and the
+ * one that stops a CPU taken out of the run while inside a cross-call's
+ * function (smp/xcall.c, let_go).
  */
 #include "kernel/cpu.h"
 #include "kernel/report.h"
@@ -11,6 +13,7 @@
 #include "smp/apic.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
+#include "smp/xcall_internal.h"
 
 static volatile bool stopping;
 static volatile uint64_t nmis[MAX_CPUS];
@@ -29,6 +32,7 @@ static void on_nmi(struct trap_frame *f)
 	(void)f;
 	if (stopping)
 		halt_forever();
+	stop_if_lost(); /* the NMI a cross-call sends one stuck inside */
 	nmis[this_cpu()]++;
 }
 

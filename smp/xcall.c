@@ -9,9 +9,13 @@
  *
  * A request whose wait ends unanswered is withdrawn (xcall_claim): a
  * handler that comes to it later acknowledges it without running it, so
- * a function never runs with an argument its initiator has let go.
+ * a function never runs with an argument its initiator has let go. A
+ * request the handler claimed first keeps its initiator until the
+ * function returns or the CPU is stopped (let_go): a withdrawn CPU never
+ * touches the caller's memory.
  */
 #include "kernel/cpu.h"
+#include "kernel/exit.h"
 #include "kernel/report.h"
 #include "kernel/spinlock.h"
 #include "kernel/stoppoint.h"
@@ -223,21 +227,47 @@ static void late_answer(unsigned cpu, uint32_t waiting_for)
 }
 
 /*
- * The missed request is withdrawn unless the handler has it. If its
- * function is running right now, the initiator waits one more wait for
- * it to return (the argument is in use); a CPU stuck inside a function
- * that long is taken out at once. Returns whether it was taken out.
+ * A CPU neither returned from a cross-call function nor halted on the
+ * NMI (it may be in SMM, or its NMIs blocked): it can still write into
+ * an argument whose owner would return. Nothing after this is safe.
  */
-static bool withdraw(unsigned cpu, uint32_t req)
+static __attribute__((noreturn)) void stuck_in_function(unsigned cpu,
+							uint32_t req)
+{
+	report_fail("smp: xcall",
+		    "cpu %u, apic id %u neither returned from the function of "
+		    "request %u nor halted on an NMI within %u ms: the run "
+		    "ends (it could still write into the caller's argument)",
+		    cpu, cpu_apic_id[cpu], req, 3 * CPU_WAIT_US / 1000);
+	report_summary();
+	run_exit(STATUS_ABORTED);
+}
+
+/*
+ * The handler has the missed request: the initiator may not return (the
+ * argument is on its stack) while that CPU may still write into it. It
+ * waits one more wait for the function to return; then the CPU is taken
+ * out and stopped by an NMI, and the halt awaited; a CPU that does
+ * neither ends the run (xcall_letgo_next). Returns whether it was taken
+ * out.
+ */
+static bool let_go(unsigned cpu, uint32_t req)
 {
 	struct mailbox *m = &mbox[cpu];
 	uint64_t start = rdtsc(), limit = us_to_cycles(CPU_WAIT_US);
+	enum xcall_letgo phase = XCALL_LETGO_RUNNING, next;
 
-	if (xcall_claim(&m->claimed, req))
-		return false;
-	while (!xcall_owed_answered(__atomic_load_n(&m->ran, __ATOMIC_ACQUIRE),
-				    req)) {
-		if (rdtsc() - start > limit) {
+	for (;; cpu_relax(), phase = next) {
+		uint32_t ran = __atomic_load_n(&m->ran, __ATOMIC_ACQUIRE);
+
+		next = xcall_letgo_next(phase, xcall_owed_answered(ran, req),
+					xcall_cpu_halted(cpu),
+					rdtsc() - start > limit);
+		if (next == XCALL_LETGO_FREE)
+			return phase == XCALL_LETGO_STOPPING;
+		if (next == XCALL_LETGO_STUCK)
+			stuck_in_function(cpu, req);
+		if (next != phase) {
 			if (take_out(cpu))
 				report_fail("smp: xcall",
 					    "cpu %u, apic id %u has run the "
@@ -245,11 +275,22 @@ static bool withdraw(unsigned cpu, uint32_t req)
 					    "%u ms: taken out of the run",
 					    cpu, cpu_apic_id[cpu], req,
 					    2 * CPU_WAIT_US / 1000);
-			return true;
+			apic_send(cpu_apic_id[cpu], ICR_NMI);
+			start = rdtsc();
 		}
-		cpu_relax();
 	}
-	return false;
+}
+
+/*
+ * The missed request is withdrawn unless the handler has it; if it has,
+ * its argument is let go only once the handler is done with it (let_go).
+ * Returns whether the CPU was taken out.
+ */
+static bool withdraw(unsigned cpu, uint32_t req)
+{
+	if (xcall_claim(&mbox[cpu].claimed, req))
+		return false;
+	return let_go(cpu, req);
 }
 
 /*
@@ -266,7 +307,9 @@ static bool missed(unsigned cpu)
 	xcall_count_fault();
 	switch (xcall_classify_miss(miss[cpu].owing, done, miss[cpu].owed)) {
 	case XCALL_MISS_AGAIN:
-		xcall_claim(&m->claimed, m->req); /* never run if it wakes */
+		/* Never run if it wakes; let go once done if it has it. */
+		if (!xcall_claim(&m->claimed, m->req))
+			let_go(cpu, m->req);
 		if (take_out(cpu))
 			report_fail("smp: xcall",
 				    "cpu %u, apic id %u did not answer within "

@@ -55,20 +55,53 @@ static inline enum xcall_miss xcall_classify_miss(bool owing, uint32_t done,
 
 /*
  * Withdrawing a request whose wait ended: the initiator and the handler
- * both move `claimed` from an earlier number to req, by compare-and-swap,
- * so exactly one of them has it. The handler runs the function only if
- * it claimed it; an initiator that withdrew may let the argument go.
+ * both move `claimed` forward to req, by compare-and-swap, so exactly one
+ * of them has it. The handler runs the function only if it claimed it;
+ * an initiator that withdrew may let the argument go. `claimed` only
+ * moves forward (serial order, with wrap-around): a handler that read an
+ * old request, stalled, and claims it after the initiator has withdrawn
+ * a later one must lose, or it would run the old function with an
+ * argument long dead.
  */
 static inline bool xcall_claim(volatile uint32_t *claimed, uint32_t req)
 {
 	uint32_t c = __atomic_load_n(claimed, __ATOMIC_ACQUIRE);
 
-	while (c != req)
+	while ((int32_t)(req - c) > 0)
 		if (__atomic_compare_exchange_n(claimed, &c, req, false,
 						__ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE))
 			return true;
 	return false;
+}
+
+/*
+ * Letting the argument of a missed request go, when the handler claimed
+ * it first and is inside the function: the initiator waits for it to
+ * return; past that wait it takes the CPU out and stops it with an NMI,
+ * and waits for the stop to be confirmed; a CPU that neither returns nor
+ * stops could still write into the argument, so the run ends there. A
+ * wait that runs out is never by itself a reason to let the argument go.
+ */
+enum xcall_letgo {
+	XCALL_LETGO_RUNNING,  /* inside the function: wait for it */
+	XCALL_LETGO_STOPPING, /* taken out, NMI sent: wait for the halt */
+	XCALL_LETGO_FREE,     /* it returned or halted: the argument is free */
+	XCALL_LETGO_STUCK,    /* neither: the run cannot go on safely */
+};
+
+static inline enum xcall_letgo xcall_letgo_next(enum xcall_letgo phase,
+						bool returned, bool halted,
+						bool wait_over)
+{
+	if (phase == XCALL_LETGO_FREE || phase == XCALL_LETGO_STUCK)
+		return phase;
+	if (returned || halted)
+		return XCALL_LETGO_FREE;
+	if (!wait_over)
+		return phase;
+	return phase == XCALL_LETGO_RUNNING ? XCALL_LETGO_STOPPING
+					    : XCALL_LETGO_STUCK;
 }
 
 #endif

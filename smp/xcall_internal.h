@@ -25,6 +25,9 @@ bool take_out(unsigned cpu);
  */
 void __attribute__((noreturn)) stop_lost_self(void);
 
+/* cpu was taken out, noticed, and has halted for good (stop_lost_self). */
+bool xcall_cpu_halted(unsigned cpu);
+
 /* The CPU running this, if it was taken out: stop_lost_self(). */
 void stop_if_lost(void);
 

@@ -71,6 +71,94 @@ static void test_claim_decides_who_has_a_request(void **state)
 	assert_true(xcall_claim(&claimed, 0));
 }
 
+/*
+ * A handler read request 5, stalled before claiming it; the initiator
+ * withdrew 5, then posted 6 and withdrew it too (a second miss). The
+ * stale claim of 5 must lose: with a claim that moved `claimed` to any
+ * other number it won, and ran request 5's function with its dead
+ * argument.
+ */
+static void test_stale_claim_loses(void **state)
+{
+	volatile uint32_t claimed = 4;
+
+	(void)state;
+	assert_true(xcall_claim(&claimed, 5));	/* initiator withdraws 5 */
+	assert_true(xcall_claim(&claimed, 6));	/* and then 6 */
+	assert_false(xcall_claim(&claimed, 5)); /* the stalled handler */
+	assert_int_equal(claimed, 6);
+	claimed = 0;
+	assert_false(xcall_claim(&claimed, 0xffffffffu)); /* older, wrapped */
+	assert_int_equal(claimed, 0);
+}
+
+/*
+ * Runs the initiator's side of letting go against a simulated handler
+ * that returns from the function after `returns_at` polls and halts on
+ * the NMI `halts_after` polls after it (-1: never); each wait is `wait`
+ * polls. Returns the final phase and sets *polls and *nmi_at.
+ */
+static enum xcall_letgo simulate(int returns_at, int halts_after, int wait,
+				 int *polls, int *nmi_at)
+{
+	enum xcall_letgo phase = XCALL_LETGO_RUNNING, next;
+	int start = 0, t;
+
+	*nmi_at = -1;
+	for (t = 0; t < 1000; t++, phase = next) {
+		bool returned = returns_at >= 0 && t >= returns_at;
+		bool halted = *nmi_at >= 0 && halts_after >= 0 &&
+			      t >= *nmi_at + halts_after;
+
+		next = xcall_letgo_next(phase, returned, halted,
+					t - start > wait);
+		if (next == XCALL_LETGO_FREE || next == XCALL_LETGO_STUCK)
+			break;
+		if (next == XCALL_LETGO_STOPPING && phase != next) {
+			*nmi_at = t;
+			start = t;
+		}
+	}
+	*polls = t;
+	return next;
+}
+
+/*
+ * The window of issue hwtiming 3: the initiator gave up on a CPU inside
+ * the function after one wait and returned, and the CPU then wrote into
+ * the argument. A wait that ran out never frees the argument by itself.
+ */
+static void test_letgo_never_on_a_timeout_alone(void **state)
+{
+	int polls, nmi_at;
+
+	(void)state;
+	/* Returns within the wait: free, no NMI. */
+	assert_int_equal(simulate(3, -1, 10, &polls, &nmi_at),
+			 XCALL_LETGO_FREE);
+	assert_int_equal(polls, 3);
+	assert_int_equal(nmi_at, -1);
+	/* Slower than the wait: stopped, free only once it halted. */
+	assert_int_equal(simulate(-1, 4, 10, &polls, &nmi_at),
+			 XCALL_LETGO_FREE);
+	assert_int_equal(nmi_at, 11);
+	assert_int_equal(polls, 15);
+	/* Returns while the NMI is on its way: free then. */
+	assert_int_equal(simulate(13, -1, 10, &polls, &nmi_at),
+			 XCALL_LETGO_FREE);
+	assert_int_equal(polls, 13);
+	/* Neither returns nor halts: the run ends, the argument kept. */
+	assert_int_equal(simulate(-1, -1, 10, &polls, &nmi_at),
+			 XCALL_LETGO_STUCK);
+	assert_int_equal(polls, 22);
+	/* Nothing seen yet, wait not over: no phase change. */
+	assert_int_equal(
+		xcall_letgo_next(XCALL_LETGO_RUNNING, false, false, false),
+		XCALL_LETGO_RUNNING);
+	assert_int_equal(xcall_letgo_next(XCALL_LETGO_STUCK, true, true, true),
+			 XCALL_LETGO_STUCK);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -78,6 +166,8 @@ int main(void)
 		cmocka_unit_test(test_owed_wraps),
 		cmocka_unit_test(test_miss_rule),
 		cmocka_unit_test(test_claim_decides_who_has_a_request),
+		cmocka_unit_test(test_stale_claim_loses),
+		cmocka_unit_test(test_letgo_never_on_a_timeout_alone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,8 +26,8 @@ UNIT_OUT := build/host
 UNIT_FLOORS := lib kernel mm smp bench
 
 unit_tests.lib := kstring json cmdline printf
-unit_tests.kernel := config multiboot report smbios smbios_cpu tsc_estimate spinlock \
-	acpi fwread
+unit_tests.kernel := config multiboot report smbios smbios_cpu tsc_estimate \
+	spinlock acpi fwread usb_legacy smi_account
 unit_tests.mm := pmm pt invlpgb
 unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
 	barrier cpucount concurrency
@@ -56,6 +56,8 @@ unit_ldlibs.barrier := -pthread
 unit_srcs.acpi := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
 	kernel/acpi_tables.c lib/kstring.c lib/printf.c
 unit_cflags.acpi := -DACPI_DATA_DIR='"$(abspath $(UNIT_DIR)/data/acpi)"'
+unit_srcs.usb_legacy := kernel/usb_legacy.c
+unit_srcs.smi_account := kernel/smi_account.c
 unit_srcs.fwread := kernel/fwread.c kernel/multiboot.c \
 	kernel/multiboot_query.c lib/kstring.c lib/printf.c
 unit_srcs.pmm := mm/pmm.c mm/pmm_map.c
