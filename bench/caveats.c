@@ -7,7 +7,7 @@
 static const char *const caveat_tags[FC_COUNT] = {
 	"INVLPGB emulated", "delayed",		 "QEMU TCG",
 	"RDTSC trapped",    "hypervisor",	 "CPUs take turns",
-	"VM suspected",	    "TSC not invariant",
+	"VM suspected",	    "TSC not invariant", "SMIs while timing",
 };
 
 const char *findings_caveat_tag(unsigned int bit)
@@ -49,6 +49,13 @@ void caveats_decide(const struct caveats_facts *f, struct findings_machine *m)
 		 * whose cycles could otherwise be the hardware's.
 		 */
 		.tsc_not_invariant = !f->invariant_tsc && !f->tcg,
+		/*
+		 * An SMI stops the CPU unseen by the TSC reads around it: a
+		 * count above 0 during the experiments (where a counter
+		 * counts) is a caveat of every timing; per experiment in the
+		 * smi records.
+		 */
+		.smis = f->smis > 0,
 		.invlpgb_cpuid = f->invlpgb_cpuid,
 	};
 }
@@ -60,7 +67,8 @@ unsigned int findings_timing_caveats(const struct findings_machine *m)
 	       (m->hypervisor ? FC_HYPERVISOR : 0) |
 	       (m->vm_suspected ? FC_VM_SUSPECTED : 0) |
 	       (m->not_concurrent ? FC_NOT_CONCURRENT : 0) |
-	       (m->tsc_not_invariant ? FC_TSC_NOT_INVARIANT : 0);
+	       (m->tsc_not_invariant ? FC_TSC_NOT_INVARIANT : 0) |
+	       (m->smis ? FC_SMIS : 0);
 }
 
 const char *findings_caveats_text(unsigned int caveats, char *buf, size_t cap)

@@ -42,6 +42,7 @@ struct caveats_facts {
 	/* The concurrency probe after bring-up and after the experiments. */
 	bool concurrent_before, probed_after, concurrent_after;
 	bool invlpgb_cpuid;
+	uint64_t smis; /* counted during the experiments (kernel/smi.h) */
 };
 
 /* Where the run ran: what decides whether a finding is a hardware answer. */
@@ -52,6 +53,7 @@ struct findings_machine {
 	bool rdtsc_trapped;	/* env rdtsc_trapped */
 	bool not_concurrent;	/* the CPUs were seen taking turns */
 	bool tsc_not_invariant; /* cycles are not time */
+	bool smis;		/* SMIs came while the experiments ran */
 	bool invlpgb_cpuid;	/* CPUID has INVLPGB */
 };
 
@@ -65,8 +67,9 @@ enum findings_caveat {
 	FC_NOT_CONCURRENT = 1 << 5,    /* the CPUs take turns */
 	FC_VM_SUSPECTED = 1 << 6,      /* a hypervisor that hides itself */
 	FC_TSC_NOT_INVARIANT = 1 << 7, /* the TSC's rate may change */
+	FC_SMIS = 1 << 8,	       /* firmware ran inside the timings */
 };
-#define FC_COUNT 8
+#define FC_COUNT 9
 
 /* The rule: the machine from the facts (portable). */
 void caveats_decide(const struct caveats_facts *f, struct findings_machine *m);

@@ -2,6 +2,7 @@
 /* What the caveat rule reads of this machine (bench/caveats.h). */
 #include "bench/caveats.h"
 #include "kernel/cpu.h"
+#include "kernel/smi.h"
 #include "kernel/tsc.h"
 #include "lib/string.h"
 #include "smp/concurrency.h"
@@ -25,6 +26,7 @@ void findings_machine_here(struct findings_machine *m)
 		.probed_after = after->probed,
 		.concurrent_after = after->concurrent,
 		.invlpgb_cpuid = cpu_info.invlpgb_cpuid,
+		.smis = smi_run_total(),
 	};
 
 	caveats_decide(&f, m);

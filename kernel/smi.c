@@ -100,6 +100,13 @@ uint64_t smi_read(const struct smi_tally *t)
 	return v;
 }
 
+static uint64_t run_smis;
+
+uint64_t smi_run_total(void)
+{
+	return run_smis;
+}
+
 void smi_record(const char *bench, const struct smi_tally *t)
 {
 	char buf[160];
@@ -115,8 +122,10 @@ void smi_record(const char *bench, const struct smi_tally *t)
 		json_u64(&r.j, "smis", t->smis);
 	json_u64(&r.j, "spans", t->spans);
 	record_end(&r);
-	if (smi_caveat_of(t) == SMI_CAVEAT_SEEN)
+	if (smi_caveat_of(t) == SMI_CAVEAT_SEEN) {
+		run_smis += t->smis;
 		report_info("bench: %s: %llu SMIs on cpu %u while it ran: its "
 			    "timings overlap firmware time",
 			    bench, (unsigned long long)t->smis, counting_cpu);
+	}
 }

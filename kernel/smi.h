@@ -20,4 +20,7 @@ uint64_t smi_read(const struct smi_tally *t);
 /* The record of one experiment's tally, and a line if SMIs came. */
 void smi_record(const char *bench, const struct smi_tally *t);
 
+/* The SMIs counted over every experiment recorded so far (the caveat). */
+uint64_t smi_run_total(void);
+
 #endif

@@ -81,6 +81,20 @@ static void test_tsc_not_invariant(void **state)
 	assert_int_equal(tags_of(&f), FC_TSC_NOT_INVARIANT | FC_HYPERVISOR);
 }
 
+/* An SMI counted during the experiments is a caveat of every timing. */
+static void test_smis(void **state)
+{
+	struct caveats_facts f = metal;
+
+	(void)state;
+	f.smis = 1;
+	assert_int_equal(tags_of(&f), FC_SMIS);
+	assert_string_equal(findings_caveat_tag(FC_SMIS), "SMIs while timing");
+	f.smis =
+		0; /* none, or nothing counts them: no tag (the smi records say which) */
+	assert_int_equal(tags_of(&f), 0);
+}
+
 /* Turns at either probe is the caveat; one CPU has nobody to wait for. */
 static void test_either_probe(void **state)
 {
@@ -118,7 +132,7 @@ static void test_text(void **state)
 		findings_caveats_text((1u << FC_COUNT) - 1, buf, sizeof(buf)),
 		"not a hardware answer here: INVLPGB emulated, delayed, QEMU "
 		"TCG, RDTSC trapped, hypervisor, CPUs take turns, VM "
-		"suspected, TSC not invariant");
+		"suspected, TSC not invariant, SMIs while timing");
 	/* Cut at a whole tag, never past the buffer. */
 	assert_string_equal(findings_caveats_text(FC_TCG | FC_HYPERVISOR, small,
 						  sizeof(small)),
@@ -133,6 +147,7 @@ int main(void)
 		cmocka_unit_test(test_pvm_is_no_suspect),
 		cmocka_unit_test(test_hidden_hypervisor),
 		cmocka_unit_test(test_tsc_not_invariant),
+		cmocka_unit_test(test_smis),
 		cmocka_unit_test(test_either_probe),
 		cmocka_unit_test(test_text),
 	};

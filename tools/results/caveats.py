@@ -34,6 +34,9 @@ EXPLAIN = {
                        "host's time-sharing, not the TLB's cost",
     "VM suspected": "CPUID cost as much as a VM exit although CPUID.1:ECX[31] (the "
                     "hypervisor bit) is clear: a hypervisor that hides itself",
+    "SMIs while timing": "the CPU took system management interrupts while the experiments "
+                         "ran (the smi records): firmware ran inside the timings, unseen by "
+                         "the TSC reads around them",
     "TSC not invariant": "the TSC is not invariant (CPUID 0x80000007 EDX[8] clear): its rate "
                          "may change with the CPU's frequency, so cycles are not time",
 }
