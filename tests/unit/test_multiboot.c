@@ -789,6 +789,16 @@ static void test_mb1_cmdline(void **state)
 	assert_true(bi.cmdline_truncated);
 	assert_int_equal(bi.cmdline_len, BOOT_CMDLINE_MAX);
 	assert_int_equal(strlen(bi.cmdline), BOOT_CMDLINE_MAX - 1);
+	/* 4350 bytes, cpus=31 across byte 1023: once cut to cpus=3, now whole. */
+	memset(big, 'a', 4350);
+	memcpy(big + 1020, " cpus=31 ", 9);
+	big[4350] = '\0';
+	wstr(SIM_BASE + 0x4000, big);
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+	assert_int_equal(bi.error_count, 0);
+	assert_false(bi.cmdline_truncated);
+	assert_int_equal(bi.cmdline_len, 4350);
+	assert_string_equal(bi.cmdline, big);
 	/* Outside memory. */
 	w32(SIM_BASE + 16, 0x50);
 	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
