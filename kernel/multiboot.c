@@ -293,8 +293,7 @@ static int mb1_parse(struct mb *m, uint64_t addr)
 	if (flags & MB1_F_MMAP)
 		mb1_mmap(m, get32(info + 44), get32(info + 48));
 	if (flags & MB1_F_LOADER)
-		mb1_string(m, get32(info + 64), bi->loader,
-			   sizeof(bi->loader));
+		mb1_string(m, get32(info + 64), bi->loader, sizeof(bi->loader));
 	return 0;
 }
 

@@ -31,7 +31,7 @@
  * at a limit would run with a value cut in half (cpus=31 as cpus=3). Far
  * above any real use; a longer line is named and none of it applied.
  */
-#define BOOT_CMDLINE_MAX     8192
+#define BOOT_CMDLINE_MAX 8192
 
 /* Memory map types, as both multiboot versions (and E820) number them. */
 enum {

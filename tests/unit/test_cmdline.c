@@ -85,8 +85,9 @@ static size_t parse(const char *line)
 	memset(&diags, 0x5a, sizeof(diags));
 	cmdline_defaults(opts, ARRAY_SIZE(opts), &cfg);
 	n = cmdline_parse(line, opts, ARRAY_SIZE(opts), &cfg, &diags);
-	assert_int_equal(n, diags.count + diags.dropped);
+	assert_int_equal(n, diags.count + diags.folded + diags.dropped);
 	assert_true(diags.count <= CMDLINE_DIAG_MAX);
+	assert_true(!diags.folded || diags.count == CMDLINE_DIAG_MAX);
 	for (size_t i = 0; i < diags.count; i++)
 		assert_printable(diags.msg[i], CMDLINE_DIAG_LEN);
 	return n;
@@ -154,9 +155,13 @@ static void test_flag_values(void **state)
 		snprintf(line, sizeof(line), "flag=%s", on[i]);
 		assert_int_equal(parse(line), 0);
 		assert_true(cfg.flag);
+		/* The earlier word is named: its value does not apply. */
 		snprintf(line, sizeof(line), "flag flag=%s", off[i]);
-		assert_int_equal(parse(line), 0);
+		assert_int_equal(parse(line), 1);
 		assert_false(cfg.flag);
+		assert_non_null(strstr(diags.msg[0],
+				       "cmdline: 'flag': "
+				       "overridden: using 'flag="));
 	}
 	expect_one("flag=3",
 		   "cmdline: 'flag=3': expected "
@@ -168,8 +173,8 @@ static void test_flag_values(void **state)
 	expect_one("flag=", "cmdline: 'flag=': missing value: using default "
 			    "'off'");
 	expect_one("flag flag=2", "cmdline: 'flag=2': expected "
-				  "1|0|yes|no|on|off|true|false: kept previous "
-				  "value");
+				  "1|0|yes|no|on|off|true|false: using 'flag' "
+				  "(word 1)");
 	assert_true(cfg.flag);
 }
 
@@ -195,7 +200,7 @@ static void test_uint_errors(void **state)
 		   "0..18446744073709551615: using default '0'");
 	assert_int_equal(cfg.big, 0);
 	expect_one("num=50 num=500", "cmdline: 'num=500': out of range "
-				     "5..100: kept previous value");
+				     "5..100: using 'num=50' (word 1)");
 	assert_int_equal(cfg.num, 50);
 	expect_one("nodef=1", "cmdline: 'nodef=1': out of range 3..9: using "
 			      "the default");
@@ -214,8 +219,8 @@ static void test_choice_string_custom_errors(void **state)
 				   "red|blue: using default 'red'");
 	assert_int_equal(cfg.colour, 1);
 	expect_one("colour=blue colour=quiet",
-		   "cmdline: 'colour=quiet': invalid value: kept previous "
-		   "value");
+		   "cmdline: 'colour=quiet': invalid value: using "
+		   "'colour=blue' (word 1)");
 	assert_int_equal(cfg.colour, 2);
 }
 
@@ -324,9 +329,25 @@ static void test_word_length(void **state)
 static void test_later_wins(void **state)
 {
 	(void)state;
-	assert_int_equal(parse("num=6 choice=two num=7 choice=zero"), 0);
+	/* Never silently: each overridden word names the one that applies. */
+	assert_int_equal(parse("num=6 choice=two num=7 choice=zero"), 2);
 	assert_int_equal(cfg.num, 7);
 	assert_int_equal(cfg.choice, 0);
+	assert_string_equal(diags.msg[0], "cmdline: 'num=6': overridden: "
+					  "using 'num=7' (word 3)");
+	assert_string_equal(diags.msg[1], "cmdline: 'choice=two': overridden: "
+					  "using 'choice=zero' (word 4)");
+	/* A rejected word names the value that applies, even a later one. */
+	assert_int_equal(parse("num=500 num=8"), 1);
+	assert_int_equal(cfg.num, 8);
+	assert_string_equal(diags.msg[0], "cmdline: 'num=500': out of range "
+					  "5..100: using 'num=8' (word 2)");
+	/* Three: the first two are overridden by the third. */
+	assert_int_equal(parse("num=6 num=500 num=7 num=9"), 3);
+	assert_string_equal(diags.msg[1], "cmdline: 'num=500': out of range "
+					  "5..100: using 'num=9' (word 4)");
+	assert_string_equal(diags.msg[2], "cmdline: 'num=7': overridden: "
+					  "using 'num=9' (word 4)");
 }
 
 /* Only keys that took a valid value count as given. */
@@ -362,7 +383,25 @@ static void test_diag_limit(void **state)
 	}
 	assert_int_equal(parse(line), CMDLINE_DIAG_MAX + 5);
 	assert_int_equal(diags.count, CMDLINE_DIAG_MAX);
-	assert_int_equal(diags.dropped, 5);
+	/* The rest are still named, folded: none only counted. */
+	assert_int_equal(diags.folded, 5);
+	assert_int_equal(diags.dropped, 0);
+	{
+		char out[CMDLINE_DIAG_LEN];
+		size_t pos = 0;
+
+		assert_true(cmdline_fold_next(&diags, &pos, out, sizeof(out)));
+		assert_string_equal(out, "cmdline: more: 'bad16': unknown key: "
+					 "ignored; 'bad17': unknown key: "
+					 "ignored; 'bad18': unknown key: "
+					 "ignored; 'bad19': unknown key: "
+					 "ignored");
+		/* Folded: the fifth does not fit the line, so it has one. */
+		assert_true(cmdline_fold_next(&diags, &pos, out, sizeof(out)));
+		assert_string_equal(out, "cmdline: more: 'bad20': unknown key: "
+					 "ignored");
+		assert_false(cmdline_fold_next(&diags, &pos, out, sizeof(out)));
+	}
 	assert_string_equal(diags.msg[0], "cmdline: unknown key 'bad0' in "
 					  "'bad0': ignored");
 	assert_string_equal(diags.msg[CMDLINE_DIAG_MAX - 1],
@@ -370,6 +409,7 @@ static void test_diag_limit(void **state)
 	/* The next parse starts afresh. */
 	assert_int_equal(parse("num=6"), 0);
 	assert_int_equal(diags.count, 0);
+	assert_int_equal(diags.folded, 0);
 	assert_int_equal(diags.dropped, 0);
 }
 
@@ -494,7 +534,7 @@ static size_t parse_two(const char *line)
 	cmdline_defaults(opts, ARRAY_SIZE(opts), &cfg);
 	cmdline_defaults(upper_opts, ARRAY_SIZE(upper_opts), &up);
 	n = cmdline_parse_tables(line, t, 2, &diags);
-	assert_int_equal(n, diags.count + diags.dropped);
+	assert_int_equal(n, diags.count + diags.folded + diags.dropped);
 	return n;
 }
 
@@ -511,8 +551,8 @@ static void test_tables(void **state)
 	assert_int_equal(up.shadow, 0);
 	assert_int_equal(up.shadow, 0);
 	assert_string_equal(diags.msg[0], "cmdline: 'weight=x': expected a "
-					  "number in 0..100: kept previous "
-					  "value");
+					  "number in 0..100: using 'weight=9' "
+					  "(word 1)");
 	assert_string_equal(diags.msg[1], "cmdline: unknown key 'nosuch' in "
 					  "'nosuch=1': ignored");
 	assert_true(cmdline_given(given1, upper_opts, ARRAY_SIZE(upper_opts),
@@ -527,13 +567,16 @@ static void test_tables(void **state)
 static void test_parse_notes(void **state)
 {
 	(void)state;
-	assert_int_equal(parse_two("num=6 items=ok,no,ok num=x items=ok,x"), 3);
+	assert_int_equal(parse_two("num=6 items=ok,no,ok num=x items=ok,x"), 4);
 	assert_int_equal(up.items, 1); /* the later word wins, as a whole */
 	/* The word in front, as for any other diagnostic. */
 	assert_string_equal(diags.msg[0],
 			    "cmdline: 'items=ok,no,ok': item 'no': skipped");
-	assert_non_null(strstr(diags.msg[1], "'num=x'"));
-	assert_string_equal(diags.msg[2],
+	assert_string_equal(diags.msg[1], "cmdline: 'items=ok,no,ok': "
+					  "overridden: using 'items=ok,x' "
+					  "(word 4)");
+	assert_non_null(strstr(diags.msg[2], "'num=x'"));
+	assert_string_equal(diags.msg[3],
 			    "cmdline: 'items=ok,x': item 'x': skipped");
 	assert_true(cmdline_given(given1, upper_opts, ARRAY_SIZE(upper_opts),
 				  "items"));
@@ -642,7 +685,7 @@ static void test_list_fallback(void **state)
 	assert_int_equal(parse_lists("nums=5 nums=,"), 3);
 	expect_items(&lc.nums, 1, 5);
 	assert_string_equal(diags.msg[2], "cmdline: 'nums=,': no valid item: "
-					  "kept previous value");
+					  "using 'nums=5' (word 1)");
 	assert_int_equal(parse_lists("plain=kiwi"), 2);
 	assert_int_equal(lc.plain.n, 0);
 	assert_string_equal(diags.msg[0], "cmdline: 'plain=kiwi': item "

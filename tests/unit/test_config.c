@@ -105,15 +105,25 @@ static void test_values(void **state)
 	assert_int_equal(cfg.output, OUTPUT_JSON);
 	assert_int_equal(parse("output=text"), 1);
 	assert_int_equal(cfg.output, OUTPUT_BOTH);
-	assert_int_equal(parse("init_wait=off init_wait=auto"), 0);
+	/* A repeated key: the later wins, and the earlier is named. */
+	assert_int_equal(parse("init_wait=off init_wait=auto"), 1);
 	assert_int_equal(cfg.init_wait, INIT_WAIT_AUTO);
+	assert_string_equal(diags.msg[0], "cmdline: 'init_wait=off': "
+					  "overridden: using 'init_wait=auto' "
+					  "(word 2)");
+	/* cpus=99999 is not "using default '0'" when cpus=3 applies. */
+	assert_int_equal(parse("cpus=99999 cpus=3"), 1);
+	assert_int_equal(cfg.cpus, 3);
+	assert_string_equal(diags.msg[0], "cmdline: 'cpus=99999': out of "
+					  "range 0..65535: using 'cpus=3' "
+					  "(word 2)");
 	assert_int_equal(parse("idle=poll"), 0);
 	assert_int_equal(cfg.idle, IDLE_POLL);
 	assert_int_equal(parse("idle=hlt"), 0);
 	assert_int_equal(cfg.idle, IDLE_HLT);
 	assert_int_equal(parse("idle=mwait"), 0);
 	assert_int_equal(cfg.idle, IDLE_MWAIT);
-	assert_int_equal(parse("idle=hlt idle=auto"), 0);
+	assert_int_equal(parse("idle=hlt idle=auto"), 1); /* the first named */
 	assert_int_equal(cfg.idle, IDLE_AUTO);
 	assert_true(config_given(&cfg, "idle"));
 }
@@ -248,7 +258,7 @@ static void test_diagnostics(void **state)
 	assert_int_equal(cfg.console.port, 0x3f8);
 	expect_one("console=com2 console=com1,7",
 		   "cmdline: 'console=com1,7': baud must divide 115200 (e.g. "
-		   "9600, 38400, 115200): kept previous value");
+		   "9600, 38400, 115200): using 'console=com2' (word 1)");
 	assert_int_equal(cfg.console.port, 0x2f8);
 	assert_int_equal(cfg.console.baud, 115200);
 	expect_one("cpus=65536", "cmdline: 'cpus=65536': out of range "
