@@ -61,8 +61,8 @@ static void config_load(const struct boot_info *bi)
 
 static void config_report(void)
 {
+	struct cmdline_fold_pos pos = {0, 0};
 	char line[CMDLINE_DIAG_LEN];
-	size_t pos = 0;
 
 	if (boot_info.cmdline_truncated)
 		report_fail("cmdline",

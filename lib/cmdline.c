@@ -241,12 +241,12 @@ static bool check_word(struct parse_state *st, const struct cmdline_word *cw)
 {
 	static const char hex[] = "0123456789abcdef";
 	const char *w = st->line + cw->off;
-	char msg[CMDLINE_DIAG_LEN], entry[CMDLINE_DIAG_LEN];
+	char msg[CMDLINE_DIAG_LEN], word[CMDLINE_DIAG_LEN];
 	struct kbuf b, e;
 	size_t i = 0, n = cw->n;
 
 	kbuf_init(&b, msg, sizeof(msg));
-	kbuf_init(&e, entry, sizeof(entry));
+	kbuf_init(&e, word, sizeof(word));
 	while (i < n && kisprint((unsigned char)w[i]))
 		i++;
 	if (n <= CMDLINE_WORD_MAX && i == n)
@@ -258,7 +258,6 @@ static bool check_word(struct parse_state *st, const struct cmdline_word *cw)
 		kbuf_puts(&b, " is longer than ");
 		kbuf_u64(&b, CMDLINE_WORD_MAX);
 		kbuf_puts(&b, " bytes (");
-		kbuf_puts(&e, ": too long: ignored");
 	} else {
 		char byte[] = {'0',
 			       'x',
@@ -270,11 +269,12 @@ static bool check_word(struct parse_state *st, const struct cmdline_word *cw)
 
 		kbuf_puts(&b, " has a non-printable byte ");
 		kbuf_puts(&b, byte);
-		kbuf_puts(&e, ": non-printable: ignored");
 	}
 	cmdline_put_word(&b, w, n);
 	kbuf_puts(&b, "): ignored");
-	cmdline_diag_emit(st, msg, entry);
+	cmdline_diag_emit(st, msg, word,
+			  n > CMDLINE_WORD_MAX ? "too long: ignored"
+					       : "non-printable: ignored");
 	return false;
 }
 
@@ -289,62 +289,64 @@ struct word_notes {
 static void note_emit(void *ctx, const char *note)
 {
 	const struct word_notes *wn = ctx;
-	char msg[CMDLINE_DIAG_LEN];
-	struct kbuf b;
+	char msg[CMDLINE_DIAG_LEN], word[CMDLINE_DIAG_LEN];
+	struct kbuf b, e;
 
 	kbuf_init(&b, msg, sizeof(msg));
+	kbuf_init(&e, word, sizeof(word));
 	kbuf_puts(&b, "cmdline: ");
 	cmdline_put_word(&b, wn->w, wn->n);
+	cmdline_put_word(&e, wn->w, wn->n);
 	kbuf_puts(&b, ": ");
 	kbuf_puts(&b, note);
-	cmdline_diag_emit(wn->st, msg, msg + sizeof("cmdline: ") - 1);
+	cmdline_diag_emit(wn->st, msg, word, note);
 }
 
 /*
- * "cmdline: 'WORD': WHY: WHAT APPLIES" (WHY NULL: none); the entry for
- * the fold drops the head and WHY.
+ * "cmdline: 'WORD': WHY: WHAT APPLIES", or with why NULL "cmdline:
+ * 'WORD': overridden: WHAT APPLIES"; the fold has no room for WHY.
  */
 static void word_diag(struct parse_state *st, const char *w, size_t n,
 		      const char *why, const struct opt_ref *r)
 {
-	char msg[CMDLINE_DIAG_LEN], entry[CMDLINE_DIAG_LEN];
-	struct kbuf b, e;
+	char msg[CMDLINE_DIAG_LEN], word[CMDLINE_DIAG_LEN];
+	char action[CMDLINE_DIAG_LEN];
+	struct kbuf b, e, a;
 
 	kbuf_init(&b, msg, sizeof(msg));
-	kbuf_init(&e, entry, sizeof(entry));
-	kbuf_puts(&b, "cmdline: ");
-	cmdline_put_word(&b, w, n);
+	kbuf_init(&e, word, sizeof(word));
+	kbuf_init(&a, action, sizeof(action));
 	cmdline_put_word(&e, w, n);
+	if (!why)
+		kbuf_puts(&a, "overridden: ");
+	cmdline_put_action(&a, st, r);
+	kbuf_puts(&b, "cmdline: ");
+	kbuf_puts(&b, word);
 	kbuf_puts(&b, ": ");
-	kbuf_puts(&e, ": ");
 	if (why) {
 		kbuf_puts(&b, why);
 		kbuf_puts(&b, ": ");
-	} else {
-		kbuf_puts(&b, "overridden: ");
-		kbuf_puts(&e, "overridden: ");
 	}
-	cmdline_put_action(&b, st, r);
-	cmdline_put_action(&e, st, r);
-	cmdline_diag_emit(st, msg, entry);
+	kbuf_puts(&b, action);
+	cmdline_diag_emit(st, msg, word, action);
 }
 
 static void unknown_key(struct parse_state *st, const char *w, size_t n,
 			size_t klen)
 {
-	char msg[CMDLINE_DIAG_LEN], entry[CMDLINE_DIAG_LEN];
+	char msg[CMDLINE_DIAG_LEN], word[CMDLINE_DIAG_LEN];
 	struct kbuf b, e;
 
 	kbuf_init(&b, msg, sizeof(msg));
-	kbuf_init(&e, entry, sizeof(entry));
+	kbuf_init(&e, word, sizeof(word));
 	kbuf_puts(&b, klen ? "cmdline: unknown key '" : "cmdline: empty key");
 	kbuf_putn(&b, w, klen, CMDLINE_WORD_SHOW);
 	kbuf_puts(&b, klen ? "' in " : " in ");
 	cmdline_put_word(&b, w, n);
 	kbuf_puts(&b, ": ignored");
 	cmdline_put_word(&e, w, n);
-	kbuf_puts(&e, klen ? ": unknown key: ignored" : ": empty key: ignored");
-	cmdline_diag_emit(st, msg, entry);
+	cmdline_diag_emit(st, msg, word,
+			  klen ? "unknown key: ignored" : "empty key: ignored");
 }
 
 /* Splits key=value, finds the option and applies the value. */

@@ -24,8 +24,10 @@
  * so that the table's default (or an earlier word's list) stays, said out
  * loud, never an empty list that would run nothing and look like a pass.
  * Past the first CMDLINE_DIAG_MAX, each further problem is still named, in
- * a short entry of struct cmdline_diags' fold[] (only if even that fills,
- * and the line would need thousands of problems, are the rest counted).
+ * a short entry of struct cmdline_diags' fold[], printed as
+ *   cmdline: more (unknown key: ignored): 'a=1' 'b=2' 'c=3'
+ * (only if even that fills, with a thousand problems or more in a line,
+ * are the rest counted).
  * Diagnostics are plain printable ASCII (bytes outside 0x20..0x7e are shown
  * as \xNN) so that they can be printed and put into JSON as they are.
  *
@@ -45,10 +47,10 @@
 #define CMDLINE_WORD_MAX   256 /* longer words are rejected as a whole */
 #define CMDLINE_DIAG_LEN   160
 #define CMDLINE_DIAG_MAX   16
-#define CMDLINE_FOLD_LEN   8192 /* the short entries past CMDLINE_DIAG_MAX */
-#define CMDLINE_OPTS_MAX   256	/* options whose use is tracked, per table */
-#define CMDLINE_TABLES_MAX 4	/* tables in one parse */
-#define CMDLINE_LIST_MAX   32	/* items in a list option's value */
+#define CMDLINE_FOLD_LEN   32768 /* the short entries past CMDLINE_DIAG_MAX */
+#define CMDLINE_OPTS_MAX   256	 /* options whose use is tracked, per table */
+#define CMDLINE_TABLES_MAX 4	 /* tables in one parse */
+#define CMDLINE_LIST_MAX   32	 /* items in a list option's value */
 
 /*
  * Where diagnostics go: each one a NUL-terminated printable line. A list,
@@ -140,11 +142,14 @@ struct cmdline_diags {
 	size_t dropped; /* how many more there were, only counted */
 	char msg[CMDLINE_DIAG_MAX][CMDLINE_DIAG_LEN];
 	/*
-	 * Past the first CMDLINE_DIAG_MAX: each a short entry, "'WORD':
-	 * WHAT APPLIES", ending in '\n'; cmdline_fold_next() folds them
-	 * onto lines.
+	 * Past the first CMDLINE_DIAG_MAX, short entries, each ending in
+	 * '\n': groups of an action line ("unknown key: ignored", "using
+	 * default '0'") and the words ('WORD') it is about, a problem with
+	 * the action of the group before joining it; cmdline_fold_next()
+	 * folds them onto lines.
 	 */
 	size_t fold_len;
+	size_t fold_action; /* where the last group's action line starts */
 	char fold[CMDLINE_FOLD_LEN];
 	/*
 	 * Bit i: option i of the (first) table took a valid value from the
@@ -155,12 +160,19 @@ struct cmdline_diags {
 	struct cmdline_word last[CMDLINE_TABLES_MAX][CMDLINE_OPTS_MAX];
 };
 
+/* Where cmdline_fold_next() is: start at {0, 0}. */
+struct cmdline_fold_pos {
+	size_t pos, action;
+};
+
 /*
- * The next line of at most cap - 1 bytes (cap >= CMDLINE_DIAG_LEN) of the
- * folded entries, from *pos (0 first); false when there are none left.
+ * The next line, "cmdline: more (ACTION): 'WORD' 'WORD' ...", of at most
+ * cap - 1 bytes (cap >= CMDLINE_DIAG_LEN) of the folded entries; false
+ * when there are none left. A group longer than a line goes on in the
+ * next, its action said again.
  */
-bool cmdline_fold_next(const struct cmdline_diags *d, size_t *pos, char *out,
-		       size_t cap);
+bool cmdline_fold_next(const struct cmdline_diags *d,
+		       struct cmdline_fold_pos *it, char *out, size_t cap);
 
 /* Whether option `key` is set in a diags->given mask (a copy of it). */
 bool cmdline_given(const uint64_t given[CMDLINE_OPTS_MAX / 64],

@@ -46,11 +46,12 @@ struct opt_ref {
 };
 
 /*
- * One problem: msg ("cmdline: ...") while msg[] has room, else entry
- * ("'WORD': WHAT APPLIES") into the fold. Nothing in the quiet reading.
+ * One problem: msg ("cmdline: ...") while msg[] has room, else word
+ * ("'WORD'") and action (what applies) into the fold. Nothing in the
+ * quiet reading.
  */
 void cmdline_diag_emit(struct parse_state *st, const char *msg,
-		       const char *entry);
+		       const char *word, const char *action);
 
 /* Where r's final word is recorded; NULL if it is not tracked. */
 struct cmdline_word *cmdline_last(const struct parse_state *st,

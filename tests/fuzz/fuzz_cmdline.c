@@ -323,8 +323,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   "folded %zu, dropped %zu with room left", cd.folded,
 		   cd.dropped);
 	{
+		struct cmdline_fold_pos pos = {0, 0};
 		char fl[CMDLINE_DIAG_LEN];
-		size_t pos = 0;
 
 		while (cmdline_fold_next(&cd, &pos, fl, sizeof(fl)))
 			fuzz_check_printable(fl, sizeof(fl));

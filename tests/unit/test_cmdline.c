@@ -370,6 +370,51 @@ static void test_given(void **state)
 	assert_false(cmdline_given(diags.given, opts, n, "num"));
 }
 
+/* Past the limit: groups by what applies, folded, every word named. */
+static void test_fold(void **state)
+{
+	struct cmdline_fold_pos pos = {0, 0};
+	char line[2048] = "", out[CMDLINE_DIAG_LEN], w[32];
+	char all[4096] = "";
+	size_t lines = 0;
+
+	(void)state;
+	for (int i = 0; i < CMDLINE_DIAG_MAX; i++) {
+		snprintf(w, sizeof(w), "x%d ", i);
+		strcat(line, w);
+	}
+	for (int i = 0; i < 20; i++) {
+		snprintf(w, sizeof(w), "long%02d=aaaaaaaa ", i);
+		strcat(line, w);
+	}
+	strcat(line, "num=500 num=600 y");
+	assert_int_equal(parse(line), CMDLINE_DIAG_MAX + 23);
+	assert_int_equal(diags.folded, 23);
+	while (cmdline_fold_next(&diags, &pos, out, sizeof(out))) {
+		assert_true(strlen(out) < sizeof(out) - 1);
+		assert_printable(out, sizeof(out));
+		strcat(all, out);
+		strcat(all, "\n");
+		lines++;
+	}
+	/* 20 long words need four lines, each saying what applies. */
+	assert_int_equal(lines, 6); /* 6 of the long words fit a line */
+	assert_non_null(strstr(all, "cmdline: more (unknown key: ignored): "
+				    "'long00=aaaaaaaa' 'long01=aaaaaaaa'"));
+	assert_non_null(strstr(all, "\ncmdline: more (unknown key: ignored): "
+				    "'long"));
+	assert_non_null(strstr(all, "'long19=aaaaaaaa'\n"));
+	assert_non_null(strstr(all, "\ncmdline: more (using default '10'): "
+				    "'num=500' 'num=600'\n"));
+	assert_non_null(strstr(all, "\ncmdline: more (unknown key: ignored): "
+				    "'y'\n"));
+	for (int i = 0; i < 20; i++) {
+		snprintf(w, sizeof(w), "'long%02d=aaaaaaaa'", i);
+		assert_non_null(strstr(all, w));
+		assert_null(strstr(strstr(all, w) + 1, w)); /* once */
+	}
+}
+
 static void test_diag_limit(void **state)
 {
 	char line[512] = "";
@@ -387,25 +432,16 @@ static void test_diag_limit(void **state)
 	assert_int_equal(diags.folded, 5);
 	assert_int_equal(diags.dropped, 0);
 	{
+		struct cmdline_fold_pos pos = {0, 0};
 		char out[CMDLINE_DIAG_LEN];
-		size_t pos = 0;
 
+		/* One kind of problem: its words in one group. */
 		assert_true(cmdline_fold_next(&diags, &pos, out, sizeof(out)));
-		assert_string_equal(out, "cmdline: more: 'bad16': unknown key: "
-					 "ignored; 'bad17': unknown key: "
-					 "ignored; 'bad18': unknown key: "
-					 "ignored; 'bad19': unknown key: "
-					 "ignored");
-		/* Folded: the fifth does not fit the line, so it has one. */
-		assert_true(cmdline_fold_next(&diags, &pos, out, sizeof(out)));
-		assert_string_equal(out, "cmdline: more: 'bad20': unknown key: "
-					 "ignored");
+		assert_string_equal(out, "cmdline: more (unknown key: "
+					 "ignored): 'bad16' 'bad17' 'bad18' "
+					 "'bad19' 'bad20'");
 		assert_false(cmdline_fold_next(&diags, &pos, out, sizeof(out)));
 	}
-	assert_string_equal(diags.msg[0], "cmdline: unknown key 'bad0' in "
-					  "'bad0': ignored");
-	assert_string_equal(diags.msg[CMDLINE_DIAG_MAX - 1],
-			    "cmdline: unknown key 'bad15' in 'bad15': ignored");
 	/* The next parse starts afresh. */
 	assert_int_equal(parse("num=6"), 0);
 	assert_int_equal(diags.count, 0);
@@ -782,6 +818,7 @@ int main(void)
 		cmocka_unit_test(test_later_wins),
 		cmocka_unit_test(test_given),
 		cmocka_unit_test(test_diag_limit),
+		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_long_messages),
 		cmocka_unit_test(test_no_read_past_nul),
 		cmocka_unit_test(test_find),
