@@ -236,17 +236,38 @@ static bool find_opt(struct parse_state *st, const char *key, size_t keylen,
 	return false;
 }
 
+/*
+ * What a word rejected before its value is read leaves: "ignored", and
+ * where its key is known, what applies for that key.
+ */
+static void put_ignored(struct parse_state *st, const char *w, size_t n,
+			struct kbuf *b)
+{
+	struct opt_ref ref;
+	size_t klen = 0;
+
+	while (klen < n && w[klen] != '=')
+		klen++;
+	kbuf_puts(b, "ignored");
+	if (find_opt(st, w, klen, &ref)) {
+		kbuf_puts(b, ", ");
+		cmdline_put_action(b, st, &ref);
+	}
+}
+
 /* Rejects words that are too long or hold non-printable bytes. */
 static bool check_word(struct parse_state *st, const struct cmdline_word *cw)
 {
 	static const char hex[] = "0123456789abcdef";
 	const char *w = st->line + cw->off;
 	char msg[CMDLINE_DIAG_LEN], word[CMDLINE_DIAG_LEN];
-	struct kbuf b, e;
-	size_t i = 0, n = cw->n;
+	char action[CMDLINE_DIAG_LEN];
+	struct kbuf b, e, a;
+	size_t i = 0, n = cw->n, tail;
 
 	kbuf_init(&b, msg, sizeof(msg));
 	kbuf_init(&e, word, sizeof(word));
+	kbuf_init(&a, action, sizeof(action));
 	while (i < n && kisprint((unsigned char)w[i]))
 		i++;
 	if (n <= CMDLINE_WORD_MAX && i == n)
@@ -271,10 +292,12 @@ static bool check_word(struct parse_state *st, const struct cmdline_word *cw)
 		kbuf_puts(&b, byte);
 	}
 	cmdline_put_word(&b, w, n);
-	kbuf_puts(&b, "): ignored");
-	cmdline_diag_emit(st, msg, word,
-			  n > CMDLINE_WORD_MAX ? "too long: ignored"
-					       : "non-printable: ignored");
+	kbuf_puts(&b, "): ");
+	kbuf_puts(&a, n > CMDLINE_WORD_MAX ? "too long: " : "non-printable: ");
+	tail = a.len;
+	put_ignored(st, w, n, &a);
+	kbuf_puts(&b, action + tail);
+	cmdline_diag_emit(st, msg, word, action);
 	return false;
 }
 

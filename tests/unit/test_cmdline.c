@@ -296,10 +296,11 @@ static void test_word_numbers_and_bytes(void **state)
 	expect_one("num=\xff"
 		   "7",
 		   "cmdline: word 1 has a non-printable byte "
-		   "0xff ('num=\\xff7'): ignored");
+		   "0xff ('num=\\xff7'): ignored, using default '10'");
 	assert_int_equal(cfg.num, 10);
 	expect_one("str=a\x7f", "cmdline: word 1 has a non-printable byte 0x7f "
-				"('str=a\\x7f'): ignored");
+				"('str=a\\x7f'): ignored, using default "
+				"'abc'");
 	expect_one("a\x1b[2J", "cmdline: word 1 has a non-printable byte 0x1b "
 			       "('a\\x1b[2J'): ignored");
 }
@@ -319,9 +320,10 @@ static void test_word_length(void **state)
 	assert_int_equal(strlen(cfg.text), CMDLINE_WORD_MAX - n);
 	/* One more: the whole word is rejected, shown shortened. */
 	strcat(line, "y num=11");
+	/* Its key is known: what applies for it is said (no default). */
 	expect_one(line, "cmdline: word 1 is longer than 256 bytes "
 			 "('text=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'): "
-			 "ignored");
+			 "ignored, using the default");
 	assert_string_equal(cfg.text, "");
 	assert_int_equal(cfg.num, 11);
 }
