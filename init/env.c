@@ -246,7 +246,8 @@ static void env_smp(struct json *j)
 
 void env_report(const char *cmdline, const char *output)
 {
-	char buf[3072];
+	/* Static: the whole command line (8 KiB, escapes) is in the record. */
+	static char buf[3072 + 2 * BOOT_CMDLINE_MAX];
 	struct record r;
 
 	record_begin(&r, buf, sizeof(buf), "env");

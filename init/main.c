@@ -45,20 +45,35 @@ static const char *const output_names[] = {
 	[OUTPUT_JSON] = "json",
 };
 
-/* The kernel's keys and the experiments', in one parse of the line. */
-static void config_load(const char *line)
+/*
+ * The kernel's keys and the experiments', in one parse of the line. A line
+ * the loader gave longer than the kernel takes is applied not at all: its
+ * cut copy could end in half a value (cpus=31 as cpus=3).
+ */
+static void config_load(const struct boot_info *bi)
 {
 	const struct cmdline_table bench = bench_options(&params);
 
-	config_parse(line, &cfg, &bench, 1, &cmdline_diags);
+	config_parse(bi->cmdline_truncated ? "" : bi->cmdline, &cfg, &bench, 1,
+		     &cmdline_diags);
 	/* Before the first record: output=human prints none of them. */
 	report_records(cfg.output != OUTPUT_HUMAN);
 }
 
 static void config_report(void)
 {
+	struct cmdline_fold_pos pos = {0, 0};
+	char line[CMDLINE_DIAG_LEN];
+
+	if (boot_info.cmdline_truncated)
+		report_fail("cmdline",
+			    "%zu bytes, longer than the %u the kernel takes: "
+			    "no word of it applied, running with the defaults",
+			    boot_info.cmdline_len, BOOT_CMDLINE_MAX - 1);
 	for (size_t i = 0; i < cmdline_diags.count; i++)
 		report_info("%s", cmdline_diags.msg[i]);
+	while (cmdline_fold_next(&cmdline_diags, &pos, line, sizeof(line)))
+		report_info("%s", line);
 	if (cmdline_diags.dropped)
 		report_info("cmdline: %zu more problems not shown",
 			    cmdline_diags.dropped);
@@ -116,7 +131,7 @@ void kernel_main(uint32_t magic, uint32_t info_addr)
 	kprintf("\nshootdown %s: TLB invalidation cost harness\n",
 		BUILD_VERSION);
 	bootinfo_parse(magic, info_addr); /* copy the loader's information */
-	config_load(boot_info.cmdline);   /* key=value words into cfg */
+	config_load(&boot_info);          /* key=value words into cfg */
 	console_init(&cfg.console);       /* the console the user asked for */
 	if (console_port() != com1.port)  /* a new port: a clean first line */
 		kprintf("\nshootdown %s: TLB invalidation cost harness\n",

@@ -23,6 +23,54 @@ static bool fail(char *why, size_t whylen, const char *reason)
 	return false;
 }
 
+/*
+ * Ports that are never a 16550's, all of them 8-aligned at or above 0x100:
+ * the probe writes its registers, so only a port that could be a UART may
+ * be tried at all (0xcf8: a write at +4 would land in PCI configuration).
+ */
+static const struct {
+	uint16_t base, last;
+	const char *what;
+} not_uart[] = {
+	{0x170, 0x177, "the secondary IDE channel"},
+	{0x1f0, 0x1f7, "the primary IDE channel"},
+	{0x370, 0x377, "the secondary floppy controller"},
+	{0x3b0, 0x3df, "VGA"},
+	{0x3f0, 0x3f7, "the floppy controller"},
+	{0x4d0, 0x4d7, "the interrupt edge/level registers"},
+	{0x510, 0x51f, "QEMU's firmware configuration"},
+	{0xcf8, 0xcff, "PCI configuration"},
+};
+
+/* Whether port can be a 16550's base; why says why not. */
+static bool port_usable(uint64_t v, char *why, size_t whylen)
+{
+	char msg[96];
+	struct kbuf b;
+
+	kbuf_init(&b, msg, sizeof(msg));
+	if (v < 0x100) {
+		/* PIC, PIT, DMA pages, the FPU, a debug-exit device... */
+		kbuf_puts(&b,
+			  "ports below 0x100 are the chipset's, not a UART");
+	} else if (v % 8) {
+		kbuf_puts(&b, "a 16550's port is a multiple of 8 (it has 8 "
+			      "registers)");
+	} else {
+		for (size_t i = 0; i < sizeof(not_uart) / sizeof(not_uart[0]);
+		     i++) {
+			if (v < not_uart[i].base || v > not_uart[i].last)
+				continue;
+			kbuf_puts(&b, "port is ");
+			kbuf_puts(&b, not_uart[i].what);
+			kbuf_puts(&b, ", not a UART");
+			return fail(why, whylen, msg);
+		}
+		return true;
+	}
+	return fail(why, whylen, msg);
+}
+
 static bool parse_port(const char *s, size_t n, uint16_t *port, char *why,
 		       size_t whylen)
 {
@@ -38,8 +86,10 @@ static bool parse_port(const char *s, size_t n, uint16_t *port, char *why,
 	e = kparse_u64(s, n, &v);
 	if (e == KPARSE_INVALID)
 		return fail(why, whylen, CONSOLE_EXPECT);
-	if (e == KPARSE_OVERFLOW || v == 0 || v > PORT_MAX)
-		return fail(why, whylen, "port must be 0x1..0xfff8");
+	if (e == KPARSE_OVERFLOW || v > PORT_MAX)
+		return fail(why, whylen, "port must be 0x100..0xfff8");
+	if (!port_usable(v, why, whylen))
+		return false;
 	*port = (uint16_t)v;
 	return true;
 }

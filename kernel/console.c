@@ -20,12 +20,15 @@
 #define REG_LCR		    3
 #define REG_MCR		    4
 #define REG_LSR		    5
+#define REG_MSR		    6
 #define REG_SCR		    7
 #define LCR_8N1		    0x03
 #define LCR_DLAB	    0x80
 #define LSR_THRE	    0x20
 #define MCR_DTR_RTS_OUT2    0x0b
 #define MCR_LOOPBACK	    0x10
+#define MCR_RTS_OUT2	    0x0a
+#define MSR_CTS_DCD	    0x90 /* what MCR_RTS_OUT2 reads as in loopback */
 #define COM1_PORT	    0x3f8
 /* PAUSEs to wait for THR empty: ~1 ms, far more than one byte at 9600. */
 #define TX_SPIN_LIMIT 200000
@@ -45,20 +48,27 @@ static struct {
 	bool mid_line;
 } con = {.lock = {.name = "console", .quiet = true}};
 
-/* A UART is there if its scratch register holds a value and loopback works. */
+/*
+ * A UART is there if its scratch register holds a value and loopback
+ * works: in loopback the modem outputs come back on MSR (RTS as CTS, OUT2
+ * as DCD), which a plain latch or an absent port does not do, and a byte
+ * sent comes back on RBR. Bounded: an absent port never sets data-ready.
+ */
 static bool uart_present(uint16_t port)
 {
-	uint8_t ok;
+	uint8_t msr;
+	bool ok;
 
 	outb(port + REG_SCR, 0x5a);
 	if (inb(port + REG_SCR) != 0x5a)
 		return false;
-	outb(port + REG_MCR, MCR_LOOPBACK);
+	outb(port + REG_MCR, MCR_LOOPBACK | MCR_RTS_OUT2);
+	msr = inb(port + REG_MSR) & 0xf0;
 	outb(port + REG_THR, 0xae);
 	/* The byte comes back on RBR; a few reads give it time. */
 	for (int i = 0; i < 1000 && !(inb(port + REG_LSR) & 1); i++)
 		cpu_relax();
-	ok = inb(port + REG_THR) == 0xae;
+	ok = msr == MSR_CTS_DCD && inb(port + REG_THR) == 0xae;
 	outb(port + REG_MCR, MCR_DTR_RTS_OUT2);
 	return ok;
 }
@@ -86,7 +96,8 @@ bool console_init(const struct console_cfg *cfg)
 		con.port = COM1_PORT;
 		con.baud = UART_CLOCK_DIV_BASE;
 		ksnprintf(con.why, sizeof(con.why),
-			  "no UART at port 0x%x; using COM1 (0x3f8) at 115200",
+			  "no UART at port 0x%x (console=): using COM1 "
+			  "(0x3f8) at 115200",
 			  cfg->port);
 	} else {
 		con.port = 0;

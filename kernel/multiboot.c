@@ -157,25 +157,46 @@ static void mod_add(struct boot_info *bi, uint64_t start, uint64_t end,
 }
 
 /*
- * Copies the C string at physical addr into dst[cap]. *trunc (if given) is
- * set, and the problem recorded, when it does not fit.
+ * Copies the C string at physical addr into dst[cap]; returns its length,
+ * counted on past cap (up to MB_MAX_BLOCK) so that a cut can be named.
  */
-static void mb1_string(struct mb *m, uint64_t addr, char *dst, size_t cap,
-		       bool *trunc)
+static size_t mb1_string(struct mb *m, uint64_t addr, char *dst, size_t cap)
 {
 	const uint8_t *p = NULL;
 	size_t n = 0;
 
-	while ((p = mb_read(m, addr + n, 1)) && *p && n < cap - 1)
-		dst[n++] = (char)*p;
-	dst[n] = '\0';
-	if (!p) {
-		err_num(m->bi, "mb1: string unreadable at ", addr + n, "");
-	} else if (*p && trunc) {
-		*trunc = true;
-		err_num(m->bi, "mb1: string at ", addr, " too long: truncated");
+	while ((p = mb_read(m, addr + n, 1)) && *p && n < MB_MAX_BLOCK) {
+		if (n < cap - 1)
+			dst[n] = (char)*p;
+		n++;
 	}
-	keep(m->bi, addr, n + (p && !*p));
+	dst[n < cap - 1 ? n : cap - 1] = '\0';
+	if (!p)
+		err_num(m->bi, "mb1: string unreadable at ", addr + n, "");
+	keep(m->bi, addr, (n < cap - 1 ? n : cap - 1) + (p && !*p));
+	return n;
+}
+
+/* The whole line or, where it does not fit, a cut copy marked as such. */
+static void mb1_cmdline(struct mb *m, uint64_t addr)
+{
+	struct boot_info *bi = m->bi;
+	char msg[BOOT_ERR_LEN];
+	struct kbuf b;
+
+	bi->cmdline_len = mb1_string(m, addr, bi->cmdline, sizeof(bi->cmdline));
+	if (bi->cmdline_len < sizeof(bi->cmdline))
+		return;
+	bi->cmdline_truncated = true;
+	kbuf_init(&b, msg, sizeof(msg));
+	kbuf_puts(&b, "mb1: command line at ");
+	kbuf_hex(&b, addr);
+	kbuf_puts(&b, bi->cmdline_len < MB_MAX_BLOCK ? ": " : ": at least ");
+	kbuf_u64(&b, bi->cmdline_len);
+	kbuf_puts(&b, " bytes, longer than ");
+	kbuf_u64(&b, BOOT_CMDLINE_MAX - 1);
+	kbuf_puts(&b, ": not used");
+	err_add(bi, msg);
 }
 
 static void mb1_mods(struct mb *m, uint32_t count, uint64_t addr)
@@ -266,36 +287,52 @@ static int mb1_parse(struct mb *m, uint64_t addr)
 		bi->mem_upper_kb = get32(info + 8);
 	}
 	if (flags & MB1_F_CMDLINE)
-		mb1_string(m, get32(info + 16), bi->cmdline,
-			   sizeof(bi->cmdline), &bi->cmdline_truncated);
+		mb1_cmdline(m, get32(info + 16));
 	if (flags & MB1_F_MODS)
 		mb1_mods(m, get32(info + 20), get32(info + 24));
 	if (flags & MB1_F_MMAP)
 		mb1_mmap(m, get32(info + 44), get32(info + 48));
 	if (flags & MB1_F_LOADER)
-		mb1_string(m, get32(info + 64), bi->loader, sizeof(bi->loader),
-			   NULL);
+		mb1_string(m, get32(info + 64), bi->loader, sizeof(bi->loader));
 	return 0;
 }
 
-/* A string tag: n bytes at s that should end in a NUL. */
-static void mb2_string(struct boot_info *bi, const uint8_t *s, size_t n,
-		       char *dst, size_t cap, bool *trunc, uint32_t type,
-		       size_t off)
+/*
+ * A string tag: n bytes at s that should end in a NUL; returns the length
+ * (without the NUL). One without a NUL ends at the tag's end: kept whole.
+ */
+static size_t mb2_string(struct boot_info *bi, const uint8_t *s, size_t n,
+			 char *dst, size_t cap, uint32_t type, size_t off)
 {
-	size_t len = kstrnlen((const char *)s, n);
+	size_t len = kstrnlen((const char *)s, n), cut = len;
 
 	if (len == n)
-		err_tag(bi, type, off, "string without NUL: truncated");
-	if (len > cap - 1) {
-		len = cap - 1;
-		if (trunc)
-			err_tag(bi, type, off, "string too long: truncated");
-	}
-	if (trunc && (len == n || s[len]))
-		*trunc = true;
-	kmemcpy(dst, s, len);
-	dst[len] = '\0';
+		err_tag(bi, type, off, "string without NUL: ends at the tag");
+	if (cut > cap - 1)
+		cut = cap - 1;
+	kmemcpy(dst, s, cut);
+	dst[cut] = '\0';
+	return len;
+}
+
+static void mb2_cmdline(struct boot_info *bi, const uint8_t *t, uint32_t size,
+			size_t off)
+{
+	char what[BOOT_ERR_LEN];
+	struct kbuf b;
+
+	bi->cmdline_len = mb2_string(bi, t + 8, size - 8, bi->cmdline,
+				     sizeof(bi->cmdline), MB2_CMDLINE, off);
+	if (bi->cmdline_len < sizeof(bi->cmdline))
+		return;
+	bi->cmdline_truncated = true;
+	kbuf_init(&b, what, sizeof(what));
+	kbuf_puts(&b, "command line of ");
+	kbuf_u64(&b, bi->cmdline_len);
+	kbuf_puts(&b, " bytes, longer than ");
+	kbuf_u64(&b, BOOT_CMDLINE_MAX - 1);
+	kbuf_puts(&b, ": not used");
+	err_tag(bi, MB2_CMDLINE, off, what);
 }
 
 /* Tag 6: u32 entry_size, u32 entry_version, then the entries. */
@@ -349,13 +386,11 @@ static void mb2_tag(struct boot_info *bi, const uint8_t *t, uint32_t type,
 	}
 	switch (type) {
 	case MB2_CMDLINE:
-		mb2_string(bi, t + 8, size - 8, bi->cmdline,
-			   sizeof(bi->cmdline), &bi->cmdline_truncated, type,
-			   off);
+		mb2_cmdline(bi, t, size, off);
 		break;
 	case MB2_LOADER:
 		mb2_string(bi, t + 8, size - 8, bi->loader, sizeof(bi->loader),
-			   NULL, type, off);
+			   type, off);
 		break;
 	case MB2_MODULE:
 		mod_add(bi, get32(t + 8), get32(t + 12), "mb2: module at ");

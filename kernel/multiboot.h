@@ -26,7 +26,12 @@
 #define BOOT_KEEP_MAX	     40
 #define BOOT_ERR_MAX	     8
 #define BOOT_ERR_LEN	     96
-#define BOOT_CMDLINE_MAX     1024
+/*
+ * The loader's command line is copied whole or not used at all: a line cut
+ * at a limit would run with a value cut in half (cpus=31 as cpus=3). Far
+ * above any real use; a longer line is named and none of it applied.
+ */
+#define BOOT_CMDLINE_MAX 8192
 
 /* Memory map types, as both multiboot versions (and E820) number them. */
 enum {
@@ -51,7 +56,13 @@ struct boot_info {
 	uint64_t efi_systab;
 
 	char cmdline[BOOT_CMDLINE_MAX];
+	/*
+	 * The loader's line did not fit cmdline[]: what is there is its start
+	 * only, and no word of it may be applied. cmdline_len is the length
+	 * the loader gave (mb1: counted up to 1 MiB, then "at least").
+	 */
 	bool cmdline_truncated;
+	size_t cmdline_len;
 	char loader[64]; /* printable ASCII: other bytes become '?' */
 
 	bool have_meminfo;

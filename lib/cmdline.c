@@ -17,22 +17,10 @@
  */
 #include "lib/cmdline_value.h"
 
-#define WORD_SHOW 40 /* bytes of a word quoted in a diagnostic */
-#define DEF_SHOW  24 /* bytes of a default quoted in a diagnostic */
 /* Room for the longest list of choices (selftest=: 97 bytes). */
 #define WHY_LEN 128
-/* Options whose "set by an earlier word" state is tracked, see action(). */
-#define TRACK_OPTS CMDLINE_OPTS_MAX
 
 static const char flag_expect[] = "expected 1|0|yes|no|on|off|true|false";
-
-struct parse_state {
-	const struct cmdline_table *t;
-	size_t nt;
-	struct cmdline_diags *diags;
-	size_t ndiag;
-	uint64_t set[CMDLINE_TABLES_MAX][TRACK_OPTS / 64];
-};
 
 static bool is_space(char c)
 {
@@ -221,43 +209,15 @@ const struct cmdline_opt *cmdline_find(const struct cmdline_opt *opts,
 	return NULL;
 }
 
-static void diag_emit(struct parse_state *st, const char *msg)
+static void mark_set(struct parse_state *st, const struct opt_ref *r,
+		     const struct cmdline_word *w)
 {
-	struct cmdline_diags *d = st->diags;
+	struct cmdline_word *last = cmdline_last(st, r);
 
-	st->ndiag++;
-	if (!d)
-		return;
-	if (d->count < CMDLINE_DIAG_MAX)
-		kstrlcpy(d->msg[d->count++], msg, CMDLINE_DIAG_LEN);
-	else
-		d->dropped++;
-}
-
-static void put_word(struct kbuf *b, const char *w, size_t n)
-{
-	kbuf_puts(b, "'");
-	kbuf_putn(b, w, n, WORD_SHOW);
-	kbuf_puts(b, "'");
-}
-
-/* An option of table ti, by its index there. */
-struct opt_ref {
-	size_t ti, idx;
-	const struct cmdline_opt *opt;
-};
-
-static bool was_set(struct parse_state *st, const struct opt_ref *r)
-{
-	if (r->idx >= TRACK_OPTS)
-		return true;
-	return st->set[r->ti][r->idx / 64] & (1ull << (r->idx % 64));
-}
-
-static void mark_set(struct parse_state *st, const struct opt_ref *r)
-{
-	if (r->idx < TRACK_OPTS)
+	if (r->idx < CMDLINE_OPTS_MAX)
 		st->set[r->ti][r->idx / 64] |= 1ull << (r->idx % 64);
+	if (last && st->quiet)
+		*last = *w;
 }
 
 /* The first table that has the key. */
@@ -276,39 +236,45 @@ static bool find_opt(struct parse_state *st, const char *key, size_t keylen,
 	return false;
 }
 
-/* What a rejected value leaves in place: the default or an earlier word's. */
-static void put_action(struct kbuf *b, struct parse_state *st,
-		       const struct opt_ref *r)
+/*
+ * What a word rejected before its value is read leaves: "ignored", and
+ * where its key is known, what applies for that key.
+ */
+static void put_ignored(struct parse_state *st, const char *w, size_t n,
+			struct kbuf *b)
 {
-	const struct cmdline_opt *opt = r->opt;
+	struct opt_ref ref;
+	size_t klen = 0;
 
-	if (was_set(st, r)) {
-		kbuf_puts(b, "kept previous value");
-	} else if (opt->def) {
-		kbuf_puts(b, "using default '");
-		kbuf_putn(b, opt->def, SIZE_MAX, DEF_SHOW);
-		kbuf_puts(b, "'");
-	} else {
-		kbuf_puts(b, "using the default");
+	while (klen < n && w[klen] != '=')
+		klen++;
+	kbuf_puts(b, "ignored");
+	if (find_opt(st, w, klen, &ref)) {
+		kbuf_puts(b, ", ");
+		cmdline_put_action(b, st, &ref);
 	}
 }
 
 /* Rejects words that are too long or hold non-printable bytes. */
-static bool check_word(struct parse_state *st, const char *w, size_t n,
-		       size_t wordno)
+static bool check_word(struct parse_state *st, const struct cmdline_word *cw)
 {
 	static const char hex[] = "0123456789abcdef";
-	char msg[CMDLINE_DIAG_LEN];
-	struct kbuf b;
-	size_t i = 0;
+	const char *w = st->line + cw->off;
+	char msg[CMDLINE_DIAG_LEN], word[CMDLINE_DIAG_LEN];
+	char action[CMDLINE_DIAG_LEN];
+	struct kbuf b, e, a;
+	size_t i = 0, n = cw->n, tail;
 
 	kbuf_init(&b, msg, sizeof(msg));
+	kbuf_init(&e, word, sizeof(word));
+	kbuf_init(&a, action, sizeof(action));
 	while (i < n && kisprint((unsigned char)w[i]))
 		i++;
 	if (n <= CMDLINE_WORD_MAX && i == n)
 		return true;
 	kbuf_puts(&b, "cmdline: word ");
-	kbuf_u64(&b, wordno);
+	kbuf_u64(&b, cw->wordno);
+	cmdline_put_word(&e, w, n);
 	if (n > CMDLINE_WORD_MAX) {
 		kbuf_puts(&b, " is longer than ");
 		kbuf_u64(&b, CMDLINE_WORD_MAX);
@@ -325,9 +291,13 @@ static bool check_word(struct parse_state *st, const char *w, size_t n,
 		kbuf_puts(&b, " has a non-printable byte ");
 		kbuf_puts(&b, byte);
 	}
-	put_word(&b, w, n);
-	kbuf_puts(&b, "): ignored");
-	diag_emit(st, msg);
+	cmdline_put_word(&b, w, n);
+	kbuf_puts(&b, "): ");
+	kbuf_puts(&a, n > CMDLINE_WORD_MAX ? "too long: " : "non-printable: ");
+	tail = a.len;
+	put_ignored(st, w, n, &a);
+	kbuf_puts(&b, action + tail);
+	cmdline_diag_emit(st, msg, word, action);
 	return false;
 }
 
@@ -342,64 +312,105 @@ struct word_notes {
 static void note_emit(void *ctx, const char *note)
 {
 	const struct word_notes *wn = ctx;
-	char msg[CMDLINE_DIAG_LEN];
-	struct kbuf b;
+	char msg[CMDLINE_DIAG_LEN], word[CMDLINE_DIAG_LEN];
+	struct kbuf b, e;
 
 	kbuf_init(&b, msg, sizeof(msg));
+	kbuf_init(&e, word, sizeof(word));
 	kbuf_puts(&b, "cmdline: ");
-	put_word(&b, wn->w, wn->n);
+	cmdline_put_word(&b, wn->w, wn->n);
+	cmdline_put_word(&e, wn->w, wn->n);
 	kbuf_puts(&b, ": ");
 	kbuf_puts(&b, note);
-	diag_emit(wn->st, msg);
+	cmdline_diag_emit(wn->st, msg, word, note);
+}
+
+/*
+ * "cmdline: 'WORD': WHY: WHAT APPLIES", or with why NULL "cmdline:
+ * 'WORD': overridden: WHAT APPLIES"; the fold has no room for WHY.
+ */
+static void word_diag(struct parse_state *st, const char *w, size_t n,
+		      const char *why, const struct opt_ref *r)
+{
+	char msg[CMDLINE_DIAG_LEN], word[CMDLINE_DIAG_LEN];
+	char action[CMDLINE_DIAG_LEN];
+	struct kbuf b, e, a;
+
+	kbuf_init(&b, msg, sizeof(msg));
+	kbuf_init(&e, word, sizeof(word));
+	kbuf_init(&a, action, sizeof(action));
+	cmdline_put_word(&e, w, n);
+	if (!why)
+		kbuf_puts(&a, "overridden: ");
+	cmdline_put_action(&a, st, r);
+	kbuf_puts(&b, "cmdline: ");
+	kbuf_puts(&b, word);
+	kbuf_puts(&b, ": ");
+	if (why) {
+		kbuf_puts(&b, why);
+		kbuf_puts(&b, ": ");
+	}
+	kbuf_puts(&b, action);
+	cmdline_diag_emit(st, msg, word, action);
+}
+
+static void unknown_key(struct parse_state *st, const char *w, size_t n,
+			size_t klen)
+{
+	char msg[CMDLINE_DIAG_LEN], word[CMDLINE_DIAG_LEN];
+	struct kbuf b, e;
+
+	kbuf_init(&b, msg, sizeof(msg));
+	kbuf_init(&e, word, sizeof(word));
+	kbuf_puts(&b, klen ? "cmdline: unknown key '" : "cmdline: empty key");
+	kbuf_putn(&b, w, klen, CMDLINE_WORD_SHOW);
+	kbuf_puts(&b, klen ? "' in " : " in ");
+	cmdline_put_word(&b, w, n);
+	kbuf_puts(&b, ": ignored");
+	cmdline_put_word(&e, w, n);
+	cmdline_diag_emit(st, msg, word,
+			  klen ? "unknown key: ignored" : "empty key: ignored");
 }
 
 /* Splits key=value, finds the option and applies the value. */
-static void apply_word(struct parse_state *st, const char *w, size_t n)
+static void apply_word(struct parse_state *st, const struct cmdline_word *cw)
 {
-	char msg[CMDLINE_DIAG_LEN], whybuf[WHY_LEN];
-	char val[CMDLINE_WORD_MAX + 1];
+	const char *w = st->line + cw->off;
+	size_t n = cw->n, klen = 0;
+	char whybuf[WHY_LEN], val[CMDLINE_WORD_MAX + 1];
 	struct word_notes wn = {st, w, n};
 	const struct diag_sink note = {note_emit, &wn};
-	const struct cmdline_opt *opt;
+	const struct cmdline_word *last;
 	struct opt_ref ref;
-	struct kbuf b, why;
-	size_t klen = 0;
+	struct kbuf why;
 
 	while (klen < n && w[klen] != '=')
 		klen++;
-	kbuf_init(&b, msg, sizeof(msg));
 	kbuf_init(&why, whybuf, sizeof(whybuf));
-	opt = find_opt(st, w, klen, &ref) ? ref.opt : NULL;
-	if (!opt) {
-		kbuf_puts(&b, klen ? "cmdline: unknown key '"
-				   : "cmdline: empty key");
-		kbuf_putn(&b, w, klen, WORD_SHOW);
-		kbuf_puts(&b, klen ? "' in " : " in ");
-		put_word(&b, w, n);
-		kbuf_puts(&b, ": ignored");
-		diag_emit(st, msg);
+	if (!find_opt(st, w, klen, &ref)) {
+		unknown_key(st, w, n, klen);
 		return;
 	}
-	if (klen == n && opt->kind == OPT_FLAG) {
+	if (klen == n && ref.opt->kind == OPT_FLAG) {
 		kstrlcpy(val, "1", sizeof(val));
 	} else {
 		kmemcpy(val, w + klen + (klen < n), n - klen - (klen < n));
 		val[n - klen - (klen < n)] = '\0';
 	}
-	if (val[0] && apply_value(opt, val, st->t[ref.ti].cfg, &why, &note)) {
-		mark_set(st, &ref);
+	if (val[0] &&
+	    apply_value(ref.opt, val, st->t[ref.ti].cfg, &why, &note)) {
+		mark_set(st, &ref, cw);
+		last = cmdline_last(st, &ref);
+		/* A later word's value applies: this one is overridden. */
+		if (last && last->wordno != cw->wordno)
+			word_diag(st, w, n, NULL, &ref);
 		return;
 	}
-	kbuf_puts(&b, "cmdline: ");
-	put_word(&b, w, n);
-	kbuf_puts(&b, ": ");
-	if (!val[0])
-		kbuf_puts(&b, "missing value");
-	else
-		kbuf_puts(&b, whybuf[0] ? whybuf : "invalid value");
-	kbuf_puts(&b, ": ");
-	put_action(&b, st, &ref);
-	diag_emit(st, msg);
+	word_diag(st, w, n,
+		  !val[0]     ? "missing value"
+		  : whybuf[0] ? whybuf
+			      : "invalid value",
+		  &ref);
 }
 
 /*
@@ -423,22 +434,13 @@ static bool is_image_path(const char *w, size_t n)
 	return file;
 }
 
-size_t cmdline_parse_tables(const char *line, const struct cmdline_table *t,
-			    size_t nt, struct cmdline_diags *diags)
+/* One reading of the whole line. */
+static void parse_words(struct parse_state *st)
 {
-	struct parse_state st = {
-		.t = t,
-		.nt = nt < CMDLINE_TABLES_MAX ? nt : CMDLINE_TABLES_MAX,
-		.diags = diags};
-	size_t wordno = 0;
+	const char *line = st->line;
+	struct cmdline_word w = {0, 0, 0};
 	bool first = true;
 
-	if (diags) {
-		diags->count = 0;
-		diags->dropped = 0;
-	}
-	if (!line)
-		line = "";
 	while (*line) {
 		size_t n = 0;
 
@@ -448,12 +450,35 @@ size_t cmdline_parse_tables(const char *line, const struct cmdline_table *t,
 		}
 		while (line[n] && !is_space(line[n]))
 			n++;
-		if (!first || !is_image_path(line, n))
-			if (check_word(&st, line, n, ++wordno))
-				apply_word(&st, line, n);
+		w.off = (uint32_t)(line - st->line);
+		w.n = (uint32_t)n;
+		if (!first || !is_image_path(line, n)) {
+			w.wordno++;
+			if (check_word(st, &w))
+				apply_word(st, &w);
+		}
 		first = false;
 		line += n;
 	}
+}
+
+size_t cmdline_parse_tables(const char *line, const struct cmdline_table *t,
+			    size_t nt, struct cmdline_diags *diags)
+{
+	struct parse_state st = {
+		.t = t,
+		.nt = nt < CMDLINE_TABLES_MAX ? nt : CMDLINE_TABLES_MAX,
+		.line = line ? line : "",
+		.diags = diags};
+
+	if (diags) {
+		kmemset(diags, 0, sizeof(*diags));
+		/* Values are applied twice, the same way: the second wins. */
+		st.quiet = true;
+		parse_words(&st);
+		st.quiet = false;
+	}
+	parse_words(&st);
 	for (size_t i = 0; i < st.nt; i++)
 		if (t[i].given)
 			kmemcpy(t[i].given, st.set[i], sizeof(st.set[i]));
@@ -476,7 +501,8 @@ bool cmdline_given(const uint64_t given[CMDLINE_OPTS_MAX / 64],
 {
 	const struct cmdline_opt *opt =
 		cmdline_find(opts, nopts, key, kstrlen(key));
-	size_t idx = opt ? (size_t)(opt - opts) : TRACK_OPTS;
+	size_t idx = opt ? (size_t)(opt - opts) : CMDLINE_OPTS_MAX;
 
-	return idx < TRACK_OPTS && (given[idx / 64] & (1ull << (idx % 64)));
+	return idx < CMDLINE_OPTS_MAX &&
+	       (given[idx / 64] & (1ull << (idx % 64)));
 }

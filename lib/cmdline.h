@@ -10,9 +10,12 @@
  * the diagnostics and `help`.
  *
  * Bad input never stops the boot. Each problem becomes one diagnostic that
- * names the offending word and says what was done instead, e.g.
+ * names the offending word and says the value that applies in the end
+ * (the default, or the word whose value it is, whether earlier or later):
  *   cmdline: unknown key 'nosuchkey' in 'nosuchkey=1': ignored
  *   cmdline: 'exit=foo': expected halt|reboot: using default 'halt'
+ *   cmdline: 'cpus=99999': out of range 0..65535: using 'cpus=3' (word 4)
+ *   cmdline: 'cpus=2': overridden: using 'cpus=3' (word 4)
  *   cmdline: word 3 has a non-printable byte 0x01 ('ab\x01'): ignored
  *   cmdline: 'pages=1,x': item 'x': expected a number in 1..512: skipped
  *   cmdline: 'pages=0': no valid item: using default '1,2,8'
@@ -20,6 +23,11 @@
  * costs only itself, and a list with no valid item is rejected as a whole,
  * so that the table's default (or an earlier word's list) stays, said out
  * loud, never an empty list that would run nothing and look like a pass.
+ * Past the first CMDLINE_DIAG_MAX, each further problem is still named, in
+ * a short entry of struct cmdline_diags' fold[], printed as
+ *   cmdline: more (unknown key: ignored): 'a=1' 'b=2' 'c=3'
+ * (only if even that fills, with a thousand problems or more in a line,
+ * are the rest counted).
  * Diagnostics are plain printable ASCII (bytes outside 0x20..0x7e are shown
  * as \xNN) so that they can be printed and put into JSON as they are.
  *
@@ -39,9 +47,10 @@
 #define CMDLINE_WORD_MAX   256 /* longer words are rejected as a whole */
 #define CMDLINE_DIAG_LEN   160
 #define CMDLINE_DIAG_MAX   16
-#define CMDLINE_OPTS_MAX   256 /* options whose use is tracked, per table */
-#define CMDLINE_TABLES_MAX 4   /* tables in one parse */
-#define CMDLINE_LIST_MAX   32  /* items in a list option's value */
+#define CMDLINE_FOLD_LEN   32768 /* the short entries past CMDLINE_DIAG_MAX */
+#define CMDLINE_OPTS_MAX   256	 /* options whose use is tracked, per table */
+#define CMDLINE_TABLES_MAX 4	 /* tables in one parse */
+#define CMDLINE_LIST_MAX   32	 /* items in a list option's value */
 
 /*
  * Where diagnostics go: each one a NUL-terminated printable line. A list,
@@ -122,16 +131,48 @@ struct cmdline_table {
 	uint64_t *given; /* CMDLINE_OPTS_MAX / 64 words */
 };
 
+/* A word of the line: its bytes line[off..off+n), its number (0: none). */
+struct cmdline_word {
+	uint32_t off, n, wordno;
+};
+
 struct cmdline_diags {
-	size_t count;	/* how many were stored */
-	size_t dropped; /* how many more there were */
+	size_t count;	/* how many were stored in msg[] */
+	size_t folded;	/* how many more are named in fold[] */
+	size_t dropped; /* how many more there were, only counted */
 	char msg[CMDLINE_DIAG_MAX][CMDLINE_DIAG_LEN];
+	/*
+	 * Past the first CMDLINE_DIAG_MAX, short entries, each ending in
+	 * '\n': groups of an action line ("unknown key: ignored", "using
+	 * default '0'") and the words ('WORD') it is about, a problem with
+	 * the action of the group before joining it; cmdline_fold_next()
+	 * folds them onto lines.
+	 */
+	size_t fold_len;
+	size_t fold_action; /* where the last group's action line starts */
+	char fold[CMDLINE_FOLD_LEN];
 	/*
 	 * Bit i: option i of the (first) table took a valid value from the
 	 * line (not a default).
 	 */
 	uint64_t given[CMDLINE_OPTS_MAX / 64];
+	/* The parse's own: per option, the word whose value applies. */
+	struct cmdline_word last[CMDLINE_TABLES_MAX][CMDLINE_OPTS_MAX];
 };
+
+/* Where cmdline_fold_next() is: start at {0, 0}. */
+struct cmdline_fold_pos {
+	size_t pos, action;
+};
+
+/*
+ * The next line, "cmdline: more (ACTION): 'WORD' 'WORD' ...", of at most
+ * cap - 1 bytes (cap >= CMDLINE_DIAG_LEN) of the folded entries; false
+ * when there are none left. A group longer than a line goes on in the
+ * next, its action said again.
+ */
+bool cmdline_fold_next(const struct cmdline_diags *d,
+		       struct cmdline_fold_pos *it, char *out, size_t cap);
 
 /* Whether option `key` is set in a diags->given mask (a copy of it). */
 bool cmdline_given(const uint64_t given[CMDLINE_OPTS_MAX / 64],
@@ -147,8 +188,10 @@ void cmdline_defaults(const struct cmdline_opt *opts, size_t nopts, void *cfg);
 
 /*
  * Applies the words of `line` to cfg in order (a later word wins). Fields of
- * rejected words keep what they had. diags (may be NULL) is cleared first.
- * Returns the number of diagnostics, including dropped ones.
+ * rejected words keep what they had. diags (may be NULL) is cleared first;
+ * with diags, the line is read twice, so that each diagnostic can say the
+ * value that applies in the end (without, overrides are not counted).
+ * Returns the number of diagnostics, folded and dropped ones included.
  */
 size_t cmdline_parse(const char *line, const struct cmdline_opt *opts,
 		     size_t nopts, void *cfg, struct cmdline_diags *diags);

@@ -315,11 +315,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&p, 0x5a, sizeof(p));
 	memset(&cd, 0x5a, sizeof(cd));
 	n = config_parse(line, &cfg, &bt, 1, &cd);
-	FUZZ_CHECK(n == cd.count + cd.dropped, "returned %zu, %zu + %zu", n,
-		   cd.count, cd.dropped);
+	FUZZ_CHECK(n == cd.count + cd.folded + cd.dropped,
+		   "returned %zu, %zu + %zu + %zu", n, cd.count, cd.folded,
+		   cd.dropped);
 	FUZZ_CHECK(cd.count <= CMDLINE_DIAG_MAX, "%zu diagnostics", cd.count);
-	FUZZ_CHECK(!cd.dropped || cd.count == CMDLINE_DIAG_MAX,
-		   "dropped %zu with room left", cd.dropped);
+	FUZZ_CHECK(!(cd.folded + cd.dropped) || cd.count == CMDLINE_DIAG_MAX,
+		   "folded %zu, dropped %zu with room left", cd.folded,
+		   cd.dropped);
+	{
+		struct cmdline_fold_pos pos = {0, 0};
+		char fl[CMDLINE_DIAG_LEN];
+
+		while (cmdline_fold_next(&cd, &pos, fl, sizeof(fl)))
+			fuzz_check_printable(fl, sizeof(fl));
+	}
 	for (size_t i = 0; i < cd.count; i++)
 		fuzz_check_printable(cd.msg[i], CMDLINE_DIAG_LEN);
 	check_table(&kt, line);
@@ -333,7 +342,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	config_parse(line, &again, &bt2, 1, &cd2);
 	same_config(&cfg, &again);
 	same_params(&p, &p2);
-	FUZZ_CHECK(cd.count == cd2.count && cd.dropped == cd2.dropped,
+	FUZZ_CHECK(cd.count == cd2.count && cd.folded == cd2.folded &&
+			   cd.dropped == cd2.dropped,
 		   "diagnostics differ between two parses");
 	check_params(&p, responders, fmt_size);
 	raw_parsers(line, fmt_size);

@@ -66,6 +66,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(bi.rsdp_len <= sizeof(bi.rsdp), "rsdp_len %zu", bi.rsdp_len);
 	FUZZ_CHECK(strnlen(bi.cmdline, BOOT_CMDLINE_MAX) < BOOT_CMDLINE_MAX,
 		   "cmdline not terminated");
+	/* Whole, or marked cut with its full length: never a silent cut. */
+	FUZZ_CHECK(bi.cmdline_truncated == (bi.cmdline_len >= BOOT_CMDLINE_MAX),
+		   "cmdline of %zu bytes, truncated %d", bi.cmdline_len,
+		   bi.cmdline_truncated);
+	FUZZ_CHECK(bi.cmdline_truncated || strlen(bi.cmdline) == bi.cmdline_len,
+		   "cmdline of %zu bytes kept as %zu", bi.cmdline_len,
+		   strlen(bi.cmdline));
 	FUZZ_CHECK(strnlen(bi.loader, sizeof(bi.loader)) < sizeof(bi.loader),
 		   "loader name not terminated");
 	/* The report prints the loader name as it is: printable only. */

@@ -85,8 +85,9 @@ static size_t parse(const char *line)
 	memset(&diags, 0x5a, sizeof(diags));
 	cmdline_defaults(opts, ARRAY_SIZE(opts), &cfg);
 	n = cmdline_parse(line, opts, ARRAY_SIZE(opts), &cfg, &diags);
-	assert_int_equal(n, diags.count + diags.dropped);
+	assert_int_equal(n, diags.count + diags.folded + diags.dropped);
 	assert_true(diags.count <= CMDLINE_DIAG_MAX);
+	assert_true(!diags.folded || diags.count == CMDLINE_DIAG_MAX);
 	for (size_t i = 0; i < diags.count; i++)
 		assert_printable(diags.msg[i], CMDLINE_DIAG_LEN);
 	return n;
@@ -154,9 +155,13 @@ static void test_flag_values(void **state)
 		snprintf(line, sizeof(line), "flag=%s", on[i]);
 		assert_int_equal(parse(line), 0);
 		assert_true(cfg.flag);
+		/* The earlier word is named: its value does not apply. */
 		snprintf(line, sizeof(line), "flag flag=%s", off[i]);
-		assert_int_equal(parse(line), 0);
+		assert_int_equal(parse(line), 1);
 		assert_false(cfg.flag);
+		assert_non_null(strstr(diags.msg[0],
+				       "cmdline: 'flag': "
+				       "overridden: using 'flag="));
 	}
 	expect_one("flag=3",
 		   "cmdline: 'flag=3': expected "
@@ -168,8 +173,8 @@ static void test_flag_values(void **state)
 	expect_one("flag=", "cmdline: 'flag=': missing value: using default "
 			    "'off'");
 	expect_one("flag flag=2", "cmdline: 'flag=2': expected "
-				  "1|0|yes|no|on|off|true|false: kept previous "
-				  "value");
+				  "1|0|yes|no|on|off|true|false: using 'flag' "
+				  "(word 1)");
 	assert_true(cfg.flag);
 }
 
@@ -195,7 +200,7 @@ static void test_uint_errors(void **state)
 		   "0..18446744073709551615: using default '0'");
 	assert_int_equal(cfg.big, 0);
 	expect_one("num=50 num=500", "cmdline: 'num=500': out of range "
-				     "5..100: kept previous value");
+				     "5..100: using 'num=50' (word 1)");
 	assert_int_equal(cfg.num, 50);
 	expect_one("nodef=1", "cmdline: 'nodef=1': out of range 3..9: using "
 			      "the default");
@@ -214,8 +219,8 @@ static void test_choice_string_custom_errors(void **state)
 				   "red|blue: using default 'red'");
 	assert_int_equal(cfg.colour, 1);
 	expect_one("colour=blue colour=quiet",
-		   "cmdline: 'colour=quiet': invalid value: kept previous "
-		   "value");
+		   "cmdline: 'colour=quiet': invalid value: using "
+		   "'colour=blue' (word 1)");
 	assert_int_equal(cfg.colour, 2);
 }
 
@@ -291,10 +296,11 @@ static void test_word_numbers_and_bytes(void **state)
 	expect_one("num=\xff"
 		   "7",
 		   "cmdline: word 1 has a non-printable byte "
-		   "0xff ('num=\\xff7'): ignored");
+		   "0xff ('num=\\xff7'): ignored, using default '10'");
 	assert_int_equal(cfg.num, 10);
 	expect_one("str=a\x7f", "cmdline: word 1 has a non-printable byte 0x7f "
-				"('str=a\\x7f'): ignored");
+				"('str=a\\x7f'): ignored, using default "
+				"'abc'");
 	expect_one("a\x1b[2J", "cmdline: word 1 has a non-printable byte 0x1b "
 			       "('a\\x1b[2J'): ignored");
 }
@@ -314,9 +320,10 @@ static void test_word_length(void **state)
 	assert_int_equal(strlen(cfg.text), CMDLINE_WORD_MAX - n);
 	/* One more: the whole word is rejected, shown shortened. */
 	strcat(line, "y num=11");
+	/* Its key is known: what applies for it is said (no default). */
 	expect_one(line, "cmdline: word 1 is longer than 256 bytes "
 			 "('text=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'): "
-			 "ignored");
+			 "ignored, using the default");
 	assert_string_equal(cfg.text, "");
 	assert_int_equal(cfg.num, 11);
 }
@@ -324,9 +331,25 @@ static void test_word_length(void **state)
 static void test_later_wins(void **state)
 {
 	(void)state;
-	assert_int_equal(parse("num=6 choice=two num=7 choice=zero"), 0);
+	/* Never silently: each overridden word names the one that applies. */
+	assert_int_equal(parse("num=6 choice=two num=7 choice=zero"), 2);
 	assert_int_equal(cfg.num, 7);
 	assert_int_equal(cfg.choice, 0);
+	assert_string_equal(diags.msg[0], "cmdline: 'num=6': overridden: "
+					  "using 'num=7' (word 3)");
+	assert_string_equal(diags.msg[1], "cmdline: 'choice=two': overridden: "
+					  "using 'choice=zero' (word 4)");
+	/* A rejected word names the value that applies, even a later one. */
+	assert_int_equal(parse("num=500 num=8"), 1);
+	assert_int_equal(cfg.num, 8);
+	assert_string_equal(diags.msg[0], "cmdline: 'num=500': out of range "
+					  "5..100: using 'num=8' (word 2)");
+	/* Three: the first two are overridden by the third. */
+	assert_int_equal(parse("num=6 num=500 num=7 num=9"), 3);
+	assert_string_equal(diags.msg[1], "cmdline: 'num=500': out of range "
+					  "5..100: using 'num=9' (word 4)");
+	assert_string_equal(diags.msg[2], "cmdline: 'num=7': overridden: "
+					  "using 'num=9' (word 4)");
 }
 
 /* Only keys that took a valid value count as given. */
@@ -349,6 +372,51 @@ static void test_given(void **state)
 	assert_false(cmdline_given(diags.given, opts, n, "num"));
 }
 
+/* Past the limit: groups by what applies, folded, every word named. */
+static void test_fold(void **state)
+{
+	struct cmdline_fold_pos pos = {0, 0};
+	char line[2048] = "", out[CMDLINE_DIAG_LEN], w[32];
+	char all[4096] = "";
+	size_t lines = 0;
+
+	(void)state;
+	for (int i = 0; i < CMDLINE_DIAG_MAX; i++) {
+		snprintf(w, sizeof(w), "x%d ", i);
+		strcat(line, w);
+	}
+	for (int i = 0; i < 20; i++) {
+		snprintf(w, sizeof(w), "long%02d=aaaaaaaa ", i);
+		strcat(line, w);
+	}
+	strcat(line, "num=500 num=600 y");
+	assert_int_equal(parse(line), CMDLINE_DIAG_MAX + 23);
+	assert_int_equal(diags.folded, 23);
+	while (cmdline_fold_next(&diags, &pos, out, sizeof(out))) {
+		assert_true(strlen(out) < sizeof(out) - 1);
+		assert_printable(out, sizeof(out));
+		strcat(all, out);
+		strcat(all, "\n");
+		lines++;
+	}
+	/* 20 long words need four lines, each saying what applies. */
+	assert_int_equal(lines, 6); /* 6 of the long words fit a line */
+	assert_non_null(strstr(all, "cmdline: more (unknown key: ignored): "
+				    "'long00=aaaaaaaa' 'long01=aaaaaaaa'"));
+	assert_non_null(strstr(all, "\ncmdline: more (unknown key: ignored): "
+				    "'long"));
+	assert_non_null(strstr(all, "'long19=aaaaaaaa'\n"));
+	assert_non_null(strstr(all, "\ncmdline: more (using default '10'): "
+				    "'num=500' 'num=600'\n"));
+	assert_non_null(strstr(all, "\ncmdline: more (unknown key: ignored): "
+				    "'y'\n"));
+	for (int i = 0; i < 20; i++) {
+		snprintf(w, sizeof(w), "'long%02d=aaaaaaaa'", i);
+		assert_non_null(strstr(all, w));
+		assert_null(strstr(strstr(all, w) + 1, w)); /* once */
+	}
+}
+
 static void test_diag_limit(void **state)
 {
 	char line[512] = "";
@@ -362,14 +430,24 @@ static void test_diag_limit(void **state)
 	}
 	assert_int_equal(parse(line), CMDLINE_DIAG_MAX + 5);
 	assert_int_equal(diags.count, CMDLINE_DIAG_MAX);
-	assert_int_equal(diags.dropped, 5);
-	assert_string_equal(diags.msg[0], "cmdline: unknown key 'bad0' in "
-					  "'bad0': ignored");
-	assert_string_equal(diags.msg[CMDLINE_DIAG_MAX - 1],
-			    "cmdline: unknown key 'bad15' in 'bad15': ignored");
+	/* The rest are still named, folded: none only counted. */
+	assert_int_equal(diags.folded, 5);
+	assert_int_equal(diags.dropped, 0);
+	{
+		struct cmdline_fold_pos pos = {0, 0};
+		char out[CMDLINE_DIAG_LEN];
+
+		/* One kind of problem: its words in one group. */
+		assert_true(cmdline_fold_next(&diags, &pos, out, sizeof(out)));
+		assert_string_equal(out, "cmdline: more (unknown key: "
+					 "ignored): 'bad16' 'bad17' 'bad18' "
+					 "'bad19' 'bad20'");
+		assert_false(cmdline_fold_next(&diags, &pos, out, sizeof(out)));
+	}
 	/* The next parse starts afresh. */
 	assert_int_equal(parse("num=6"), 0);
 	assert_int_equal(diags.count, 0);
+	assert_int_equal(diags.folded, 0);
 	assert_int_equal(diags.dropped, 0);
 }
 
@@ -494,7 +572,7 @@ static size_t parse_two(const char *line)
 	cmdline_defaults(opts, ARRAY_SIZE(opts), &cfg);
 	cmdline_defaults(upper_opts, ARRAY_SIZE(upper_opts), &up);
 	n = cmdline_parse_tables(line, t, 2, &diags);
-	assert_int_equal(n, diags.count + diags.dropped);
+	assert_int_equal(n, diags.count + diags.folded + diags.dropped);
 	return n;
 }
 
@@ -511,8 +589,8 @@ static void test_tables(void **state)
 	assert_int_equal(up.shadow, 0);
 	assert_int_equal(up.shadow, 0);
 	assert_string_equal(diags.msg[0], "cmdline: 'weight=x': expected a "
-					  "number in 0..100: kept previous "
-					  "value");
+					  "number in 0..100: using 'weight=9' "
+					  "(word 1)");
 	assert_string_equal(diags.msg[1], "cmdline: unknown key 'nosuch' in "
 					  "'nosuch=1': ignored");
 	assert_true(cmdline_given(given1, upper_opts, ARRAY_SIZE(upper_opts),
@@ -527,13 +605,16 @@ static void test_tables(void **state)
 static void test_parse_notes(void **state)
 {
 	(void)state;
-	assert_int_equal(parse_two("num=6 items=ok,no,ok num=x items=ok,x"), 3);
+	assert_int_equal(parse_two("num=6 items=ok,no,ok num=x items=ok,x"), 4);
 	assert_int_equal(up.items, 1); /* the later word wins, as a whole */
 	/* The word in front, as for any other diagnostic. */
 	assert_string_equal(diags.msg[0],
 			    "cmdline: 'items=ok,no,ok': item 'no': skipped");
-	assert_non_null(strstr(diags.msg[1], "'num=x'"));
-	assert_string_equal(diags.msg[2],
+	assert_string_equal(diags.msg[1], "cmdline: 'items=ok,no,ok': "
+					  "overridden: using 'items=ok,x' "
+					  "(word 4)");
+	assert_non_null(strstr(diags.msg[2], "'num=x'"));
+	assert_string_equal(diags.msg[3],
 			    "cmdline: 'items=ok,x': item 'x': skipped");
 	assert_true(cmdline_given(given1, upper_opts, ARRAY_SIZE(upper_opts),
 				  "items"));
@@ -642,7 +723,7 @@ static void test_list_fallback(void **state)
 	assert_int_equal(parse_lists("nums=5 nums=,"), 3);
 	expect_items(&lc.nums, 1, 5);
 	assert_string_equal(diags.msg[2], "cmdline: 'nums=,': no valid item: "
-					  "kept previous value");
+					  "using 'nums=5' (word 1)");
 	assert_int_equal(parse_lists("plain=kiwi"), 2);
 	assert_int_equal(lc.plain.n, 0);
 	assert_string_equal(diags.msg[0], "cmdline: 'plain=kiwi': item "
@@ -739,6 +820,7 @@ int main(void)
 		cmocka_unit_test(test_later_wins),
 		cmocka_unit_test(test_given),
 		cmocka_unit_test(test_diag_limit),
+		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_long_messages),
 		cmocka_unit_test(test_no_read_past_nul),
 		cmocka_unit_test(test_find),

@@ -105,15 +105,25 @@ static void test_values(void **state)
 	assert_int_equal(cfg.output, OUTPUT_JSON);
 	assert_int_equal(parse("output=text"), 1);
 	assert_int_equal(cfg.output, OUTPUT_BOTH);
-	assert_int_equal(parse("init_wait=off init_wait=auto"), 0);
+	/* A repeated key: the later wins, and the earlier is named. */
+	assert_int_equal(parse("init_wait=off init_wait=auto"), 1);
 	assert_int_equal(cfg.init_wait, INIT_WAIT_AUTO);
+	assert_string_equal(diags.msg[0], "cmdline: 'init_wait=off': "
+					  "overridden: using 'init_wait=auto' "
+					  "(word 2)");
+	/* cpus=99999 is not "using default '0'" when cpus=3 applies. */
+	assert_int_equal(parse("cpus=99999 cpus=3"), 1);
+	assert_int_equal(cfg.cpus, 3);
+	assert_string_equal(diags.msg[0], "cmdline: 'cpus=99999': out of "
+					  "range 0..65535: using 'cpus=3' "
+					  "(word 2)");
 	assert_int_equal(parse("idle=poll"), 0);
 	assert_int_equal(cfg.idle, IDLE_POLL);
 	assert_int_equal(parse("idle=hlt"), 0);
 	assert_int_equal(cfg.idle, IDLE_HLT);
 	assert_int_equal(parse("idle=mwait"), 0);
 	assert_int_equal(cfg.idle, IDLE_MWAIT);
-	assert_int_equal(parse("idle=hlt idle=auto"), 0);
+	assert_int_equal(parse("idle=hlt idle=auto"), 1); /* the first named */
 	assert_int_equal(cfg.idle, IDLE_AUTO);
 	assert_true(config_given(&cfg, "idle"));
 }
@@ -153,7 +163,9 @@ static void test_console_good(void **state)
 	expect_console("com3", 0x3e8, 115200);
 	expect_console("com4", 0x2e8, 115200);
 	expect_console("0x2f8", 0x2f8, 115200);
-	expect_console("0X1", 0x1, 115200);
+	/* 0x1 was taken once; below 0x100 nothing is a UART (test below). */
+	expect_console("0X100", 0x100, 115200);
+	expect_console("0xe000", 0xe000, 115200); /* a PCI card's BAR */
 	expect_console("0xfff8", 0xfff8, 115200);
 	expect_console("com2,9600", 0x2f8, 9600);
 	expect_console("0x3f8,38400", 0x3f8, 38400);
@@ -181,7 +193,11 @@ static void expect_bad_console(const char *val, const char *why_want)
 static void test_console_bad(void **state)
 {
 	static const char form[] = "expected com1..com4 or 0xPORT[,baud]";
-	static const char port[] = "port must be 0x1..0xfff8";
+	static const char port[] = "port must be 0x100..0xfff8";
+	static const char low[] = "ports below 0x100 are the chipset's, not "
+				  "a UART";
+	static const char odd[] = "a 16550's port is a multiple of 8 (it has "
+				  "8 registers)";
 	static const char baud[] = "baud must divide 115200 (e.g. 9600, "
 				   "38400, 115200)";
 
@@ -196,7 +212,17 @@ static void test_console_bad(void **state)
 	expect_bad_console("0x", form);
 	expect_bad_console("0x3g8", form);
 	expect_bad_console(",9600", form);
-	expect_bad_console("0x0", port);
+	/* The probe writes: ports that cannot be a UART are not tried. */
+	expect_bad_console("0x0", low);
+	expect_bad_console("0xf0", low); /* the FPU's; QEMU's debug exit */
+	expect_bad_console("0x82", low); /* DMA page registers: hold bytes */
+	expect_bad_console("0xf8", low);
+	expect_bad_console("0x2f9", odd);
+	expect_bad_console("0x3fc", odd);
+	expect_bad_console("0xcf8", "port is PCI configuration, not a UART");
+	expect_bad_console("0x1f0", "port is the primary IDE channel, not a "
+				    "UART");
+	expect_bad_console("0x3d0", "port is VGA, not a UART");
 	expect_bad_console("0xfff9", port);
 	expect_bad_console("0x10000", port);
 	expect_bad_console("0x100000000000000000", port);
@@ -248,7 +274,7 @@ static void test_diagnostics(void **state)
 	assert_int_equal(cfg.console.port, 0x3f8);
 	expect_one("console=com2 console=com1,7",
 		   "cmdline: 'console=com1,7': baud must divide 115200 (e.g. "
-		   "9600, 38400, 115200): kept previous value");
+		   "9600, 38400, 115200): using 'console=com2' (word 1)");
 	assert_int_equal(cfg.console.port, 0x2f8);
 	assert_int_equal(cfg.console.baud, 115200);
 	expect_one("cpus=65536", "cmdline: 'cpus=65536': out of range "

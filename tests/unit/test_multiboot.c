@@ -486,28 +486,32 @@ static void test_mb2_unreadable(void **state)
 
 static void test_mb2_strings(void **state)
 {
-	char big[2000];
+	static char big[BOOT_CMDLINE_MAX + 1000];
 	struct mb2b b;
 
 	(void)state;
-	/* No NUL inside the tag: what is there is kept, marked truncated. */
+	/* No NUL inside the tag: it ends at the tag's end, kept whole. */
 	mb2_begin(&b, INFO);
 	mb2_tag(&b, 1, "abc", 3);
 	mb2_tag(&b, 2, "GRUB", 4);
 	mb2_end(&b);
 	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
 	assert_int_equal(bi.error_count, 2);
-	expect_error(0, "mb2: tag 1 at +0x8: string without NUL: truncated");
-	expect_error(1, "mb2: tag 2 at +0x18: string without NUL: truncated");
+	expect_error(0, "mb2: tag 1 at +0x8: string without NUL: ends at the "
+			"tag");
+	expect_error(1, "mb2: tag 2 at +0x18: string without NUL: ends at the "
+			"tag");
 	assert_string_equal(bi.cmdline, "abc");
-	assert_true(bi.cmdline_truncated);
+	assert_false(bi.cmdline_truncated);
+	assert_int_equal(bi.cmdline_len, 3);
 	assert_string_equal(bi.loader, "GRUB");
 	/* An empty tag has no NUL either. */
 	mb2_begin(&b, INFO);
 	mb2_tag(&b, 1, NULL, 0);
 	mb2_end(&b);
 	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
-	expect_error(0, "mb2: tag 1 at +0x8: string without NUL: truncated");
+	expect_error(0, "mb2: tag 1 at +0x8: string without NUL: ends at the "
+			"tag");
 	assert_string_equal(bi.cmdline, "");
 	/* Longest that fits, then one more. */
 	memset(big, 'c', sizeof(big));
@@ -518,17 +522,23 @@ static void test_mb2_strings(void **state)
 	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
 	assert_int_equal(bi.error_count, 0);
 	assert_false(bi.cmdline_truncated);
+	assert_int_equal(bi.cmdline_len, BOOT_CMDLINE_MAX - 1);
 	assert_string_equal(bi.cmdline, big);
+	/* One byte more: named with its length, marked as not to be used. */
 	big[BOOT_CMDLINE_MAX - 1] = 'c';
-	big[sizeof(big) - 1] = '\0';
+	big[BOOT_CMDLINE_MAX] = '\0';
 	mb2_begin(&b, INFO);
 	mb2_str(&b, 1, big);
 	mb2_end(&b);
 	assert_int_equal(run(MB2_BOOTLOADER_MAGIC, INFO), 0);
 	assert_int_equal(bi.error_count, 1);
-	expect_error(0, "mb2: tag 1 at +0x8: string too long: truncated");
+	expect_error(0, "mb2: tag 1 at +0x8: command line of 8192 bytes, "
+			"longer than 8191: not used");
 	assert_true(bi.cmdline_truncated);
+	assert_int_equal(bi.cmdline_len, BOOT_CMDLINE_MAX);
 	assert_int_equal(strlen(bi.cmdline), BOOT_CMDLINE_MAX - 1);
+	big[BOOT_CMDLINE_MAX] = 'c';
+	big[sizeof(big) - 1] = '\0';
 	/* A long loader name is cut to fit without complaint. */
 	mb2_begin(&b, INFO);
 	mb2_str(&b, 2, big);
@@ -755,7 +765,7 @@ static void test_mb1_info_sizes(void **state)
 
 static void test_mb1_cmdline(void **state)
 {
-	char big[BOOT_CMDLINE_MAX + 8];
+	static char big[BOOT_CMDLINE_MAX + 8];
 
 	(void)state;
 	mb1_build("x");
@@ -774,9 +784,21 @@ static void test_mb1_cmdline(void **state)
 	wstr(SIM_BASE + 0x4000, big);
 	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
 	assert_int_equal(bi.error_count, 1);
-	expect_error(0, "mb1: string at 0x104000 too long: truncated");
+	expect_error(0, "mb1: command line at 0x104000: 8192 bytes, longer "
+			"than 8191: not used");
 	assert_true(bi.cmdline_truncated);
+	assert_int_equal(bi.cmdline_len, BOOT_CMDLINE_MAX);
 	assert_int_equal(strlen(bi.cmdline), BOOT_CMDLINE_MAX - 1);
+	/* 4350 bytes, cpus=31 across byte 1023: once cut to cpus=3, now whole. */
+	memset(big, 'a', 4350);
+	memcpy(big + 1020, " cpus=31 ", 9);
+	big[4350] = '\0';
+	wstr(SIM_BASE + 0x4000, big);
+	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);
+	assert_int_equal(bi.error_count, 0);
+	assert_false(bi.cmdline_truncated);
+	assert_int_equal(bi.cmdline_len, 4350);
+	assert_string_equal(bi.cmdline, big);
 	/* Outside memory. */
 	w32(SIM_BASE + 16, 0x50);
 	assert_int_equal(run(MB1_BOOTLOADER_MAGIC, SIM_BASE), 0);

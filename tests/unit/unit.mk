@@ -36,9 +36,9 @@ unit_tests.bench := stats hist params table plan reclaim_counts findings \
 
 unit_srcs.kstring := lib/kstring.c
 unit_srcs.json := lib/json.c
-unit_srcs.cmdline := lib/cmdline.c lib/cmdline_list.c lib/kstring.c
+unit_srcs.cmdline := lib/cmdline.c lib/cmdline_diag.c lib/cmdline_list.c lib/kstring.c
 unit_srcs.printf := lib/printf.c
-unit_srcs.config := kernel/config.c lib/cmdline.c lib/cmdline_list.c \
+unit_srcs.config := kernel/config.c lib/cmdline.c lib/cmdline_diag.c lib/cmdline_list.c \
 	lib/kstring.c
 unit_srcs.multiboot := kernel/multiboot.c kernel/multiboot_query.c \
 	lib/kstring.c
@@ -77,7 +77,7 @@ unit_srcs.rc_timeline := bench/rc_timeline.c bench/stats.c \
 unit_srcs.ceiling := bench/ceiling.c bench/ceiling_book.c
 unit_srcs.flush_how := bench/flush_how.c mm/invlpgb.c
 unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
-	lib/cmdline.c lib/cmdline_list.c lib/kstring.c
+	lib/cmdline.c lib/cmdline_diag.c lib/cmdline_list.c lib/kstring.c
 unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
 	lib/muldiv.c lib/kstring.c
 unit_srcs.plan := bench/plan.c bench/plan_cost.c lib/printf.c lib/kstring.c
