@@ -1,8 +1,10 @@
 #!/bin/sh
 # Boot the harness under QEMU and stream its console: ./run-qemu.sh --help.
 # The launcher itself is tools/run_qemu.py; this is the command users type.
-# On a fresh machine it first installs what is missing (as root), or names
-# it (as another user); --dry-run and --help install and build nothing.
+# On a fresh machine it first installs what a run needs and is missing (as
+# root: tools/install-deps.sh --run, QEMU, its firmware, GRUB, xorriso and a
+# compiler, nothing else), or names it (as another user); --dry-run and
+# --help install and build nothing.
 root=$(cd "$(dirname "$0")" && pwd)
 deps=1
 for arg in "$@"; do
@@ -12,7 +14,7 @@ for arg in "$@"; do
 	esac
 done
 if [ "$deps" = 1 ]; then
-	"$root/tools/install-deps.sh" --quiet >&2 || {
+	"$root/tools/install-deps.sh" --quiet --run >&2 || {
 		echo "run-qemu: missing dependencies: see above (tools/install-deps.sh)" >&2
 		exit 2
 	}

@@ -3,7 +3,12 @@
 # `./run-qemu.sh`, `make check` and tools/shootdown.py (plot: python3-matplotlib;
 # the TAP test: perl's prove) work.
 #
-#   tools/install-deps.sh            install what is missing (as root)
+#   tools/install-deps.sh            install what is missing (as root): what
+#                                    make check needs, and the optional
+#                                    packages below
+#   tools/install-deps.sh --run      only what ./run-qemu.sh needs to build
+#                                    and boot the harness (run-qemu.sh asks
+#                                    for this)
 #   tools/install-deps.sh --check    only report; exit 1 if anything make check
 #                                    needs is missing (not so clang, which
 #                                    only make fuzz needs: check skips it)
@@ -18,29 +23,36 @@
 # Without root it prints the exact command to run instead.
 set -eu
 
-PACKAGES="build-essential binutils make git perl python3 python3-matplotlib qemu-system-x86 ovmf ipxe-qemu \
-grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools libcmocka-dev \
-pkg-config clang-format"
+# What ./run-qemu.sh needs: build the kernel and the ISO, boot it under QEMU
+# (SeaBIOS, OVMF, the NIC's iPXE), read the console.
+RUN_PACKAGES="build-essential binutils make python3 qemu-system-x86 ovmf ipxe-qemu \
+grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools"
+PACKAGES="$RUN_PACKAGES git perl python3-matplotlib libcmocka-dev pkg-config clang-format"
 # The fuzz targets (tests/fuzz/): clang and its libFuzzer/sanitizer
 # runtimes; and Bochs 2.7 (./run-qemu.sh --emulator bochs, docs/bochs.md):
 # the emulator, its BIOS, its terminal display and the VGA BIOS. Installed
 # with the rest as root; a user without them is told what to install, and
 # make check runs without them (SKIP lines naming the package). And
-# lava-dispatcher (about 131 packages, 190 MB; it starts no service): the
-# LAVA cases run lava-run for real (tests/lava/run.py, docs/lab.md).
+# lava-dispatcher (about 131 packages, 190 MB): the LAVA cases run lava-run
+# for real (tests/lava/run.py, docs/lab.md). Its package enables the
+# lava-worker service, which would poll for a LAVA server: right after
+# installing it here, the service is disabled and stopped (lava-run needs
+# no worker).
 OPTIONAL="clang libclang-rt-14-dev bochs bochsbios bochs-term vgabios lava-dispatcher"
 
 check_only=0
+run_only=0
 want_qemu10=0
 quiet=0
 for arg in "$@"; do
 	case "$arg" in
 	--check) check_only=1 ;;
 	--quiet) quiet=1 ;;
+	--run) run_only=1 ;;
 	--qemu10) want_qemu10=1 ;;
 	--qemu10-try) want_qemu10=try ;;
 	-h | --help)
-		sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*)
@@ -54,6 +66,10 @@ installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
 }
 
+if [ "$run_only" = 1 ]; then
+	PACKAGES=$RUN_PACKAGES
+	OPTIONAL=""
+fi
 missing=""
 for p in $PACKAGES; do
 	installed "$p" || missing="$missing $p"
@@ -62,6 +78,15 @@ optional=""
 for p in $OPTIONAL; do
 	installed "$p" || optional="$optional $p"
 done
+
+# A service a package we installed enabled: disabled and stopped again.
+quiet_service() {
+	unit=$1
+	[ -e "/lib/systemd/system/$unit" ] || return 0
+	command -v systemctl >/dev/null || return 0
+	systemctl disable --now "$unit" >/dev/null 2>&1 || systemctl disable "$unit" >/dev/null 2>&1 || true
+	echo "install-deps: $unit (enabled by its package) disabled and stopped: lava-run needs no worker" >&2
+}
 
 if [ -z "$missing$optional" ]; then
 	[ "$quiet" = 1 ] || echo "install-deps: all packages present"
@@ -85,6 +110,9 @@ else
 	apt-get update || echo "install-deps: apt-get update reported errors; trying the install anyway" >&2
 	# shellcheck disable=SC2086
 	apt-get install -y --no-install-recommends $missing $optional
+	case " $optional " in
+	*" lava-dispatcher "*) quiet_service lava-worker.service ;;
+	esac
 fi
 
 fetch_qemu10="$(dirname "$0")/fetch-qemu10.sh"
