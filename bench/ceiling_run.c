@@ -1,38 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* The flush ceiling of this run (bench/ceiling_run.h). */
-#include <stdarg.h>
 #include "bench/ceiling_run.h"
 #include "bench/findings.h"
+#include "bench/fline.h"
 #include "bench/progress.h"
 #include "bench/result.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
 #include "lib/printf.h"
-
-#define LINE 320
-
-/* A line being built: never past its end, whatever ksnprintf would add. */
-struct line {
-	char buf[LINE];
-	size_t len;
-};
-
-static void add(struct line *l, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void add(struct line *l, const char *fmt, ...)
-{
-	size_t room = sizeof(l->buf) - l->len;
-	va_list ap;
-	int n;
-
-	if (room <= 1)
-		return;
-	va_start(ap, fmt);
-	n = kvsnprintf(l->buf + l->len, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		l->len += (size_t)n < room ? (size_t)n : room - 1;
-}
 
 /*
  * Why this machine's figures are not the hardware's (bench/findings.h);
@@ -54,14 +29,21 @@ static void json_k(struct json *j, const char *key, const char *wkey,
 	json_str(j, wkey, ceiling_where_name(k.where));
 }
 
-/* "K", "<=K" or ">K": where a crossing is. */
-static void add_k(struct line *l, struct ceiling_k k)
+/* "K", "<=K" or ">K": where a crossing is, into buf. */
+static const char *k_text(struct ceiling_k k, char *buf, size_t cap)
 {
-	add(l, "%s%u",
-	    k.where == CEILING_BELOW   ? "<="
-	    : k.where == CEILING_ABOVE ? ">"
-				       : "",
-	    k.k);
+	ksnprintf(buf, cap, "%s%u",
+		  k.where == CEILING_BELOW   ? "<="
+		  : k.where == CEILING_ABOVE ? ">"
+					     : "",
+		  k.k);
+	return buf;
+}
+
+static void console_sink(const char *line, void *arg)
+{
+	(void)arg;
+	bench_printf("%s\n", line);
 }
 
 static void json_curve(struct json *j, const struct ceiling_curve *c)
@@ -104,8 +86,8 @@ static void report_way(const struct ceiling_book *b,
 		       const char *nh)
 {
 	const struct ceiling_way_result *r = &d->way[way];
-	struct line l = {0};
-	char buf[2048];
+	char buf[2048], k[16], lo[16], hi[16];
+	struct fline l;
 	struct record rec;
 
 	record_begin(&rec, buf, sizeof(buf), "ceiling");
@@ -125,34 +107,34 @@ static void report_way(const struct ceiling_book *b,
 	}
 	json_curve(&rec.j, &b->curve[way]);
 	json_begin_array(&rec.j, "points");
-	add(&l, "  ceiling %-9s K*(W) within the run:", ceiling_way_name(way));
+	/* The caveat first on every line of figures (bench/fline.h). */
+	fline_begin(&l, console_sink, NULL,
+		    way == CEILING_INVLPGB ? d->caveats_model : d->caveats,
+		    "  ceiling %-9s K*(W) within the run",
+		    ceiling_way_name(way));
 	for (unsigned i = 0; i < r->npt; i++) {
 		const struct ceiling_solution *s = &r->pt[i].s;
 
 		json_point(&rec.j, &r->pt[i],
 			   d->have && d->answer_way == way &&
 				   d->answer_pt == i);
-		add(&l, "%s W %u: ", i ? ";" : "", r->pt[i].w);
-		add_k(&l, s->kstar);
-		add(&l, " [");
-		add_k(&l, s->lo);
-		add(&l, ", ");
-		add_k(&l, s->hi);
-		add(&l, "]");
+		fline_add(&l, "%sW %u: %s [%s, %s]", i ? "; " : "", r->pt[i].w,
+			  k_text(s->kstar, k, sizeof(k)),
+			  k_text(s->lo, lo, sizeof(lo)),
+			  k_text(s->hi, hi, sizeof(hi)));
 	}
 	json_end_array(&rec.j);
 	if (!r->npt) {
 		json_str(&rec.j, "why_not", r->why_not);
-		add(&l, " none: %s", r->why_not);
+		fline_add(&l, "none: %s", r->why_not);
 	}
-	if (r->have_cap) {
-		add(&l, "; under %u ns one by one: K ", CEILING_CAP_NS);
-		add_k(&l, r->k_cap);
-	}
+	if (r->have_cap)
+		fline_add(&l, "; under %u ns one by one: K %s", CEILING_CAP_NS,
+			  k_text(r->k_cap, k, sizeof(k)));
 	if (way == CEILING_INVLPGB && b->emulated)
-		add(&l, " (the software model's INVLPGB)");
+		fline_add(&l, " (the software model's INVLPGB)");
 	record_end(&rec);
-	bench_printf("%s\n", l.buf);
+	fline_end(&l);
 }
 
 void ceiling_report(struct result_sink *sink)
