@@ -43,6 +43,34 @@ TYPES = {
             {k: _INT for k in ("cpus_online", "cpus_madt", "tsc_khz", "mem_bytes",
                                "rdtsc_cycles")}, None),
 }
+def _int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _point(p):
+    """A ceiling point: an object whose K fields are counts, wheres names."""
+    return isinstance(p, dict) and all(
+        _int(p[k]) for k in ("w", "k", "k_lo", "k_hi", "full_p50", "full_lo", "full_hi",
+                             "range33") if k in p) and all(
+        isinstance(p[k], str) for k in ("k_where", "k_lo_where", "k_hi_where", "linux_pos")
+        if k in p)
+
+
+# Lists whose items the tools read: each item must pass, else the field is
+# not read.
+ITEMS = {
+    ("ceiling", "points"): _point,
+    ("ceiling", "curve"): lambda r: isinstance(r, list) and len(r) == 4 and all(map(_int, r)),
+    ("raw", "values"): _int,
+    ("tick", "reads"): _int,
+    ("tick", "ops"): _int,
+    ("timeline", "reads"): lambda v: isinstance(v, str),
+}
+TYPES["ceiling"] = ({"way": _STR, "points": _LIST, "curve": _LIST, "not_hardware": _STR,
+                     "hardware": _BOOL, "l2_tlb_source": _STR, "currency": _STR,
+                     "why_not": _STR, "k_3us_where": _STR} |
+                    {k: _NUM for k in ("targets", "linux", "l2_tlb", "cap_ns", "cap_cycles",
+                                       "k_3us")}, None)
 # What every result has (bench/result.c prints them all).
 RESULT_REQUIRED = ("bench", "strategy", "pages", "targets", "samples")
 
@@ -55,12 +83,15 @@ def field_problem(key, v, want):
     """Why field key's value v is not of type want, or None."""
     if not isinstance(v, want) or (isinstance(v, bool) and bool not in want):
         return f"field {key!r} is {json.dumps(v)[:40]}, not {type_name(want)}"
+    # The kernel prints 64-bit integers and percentages: nothing larger.
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and not abs(v) <= 2 ** 64:
+        return f"field {key!r} is {json.dumps(v)[:40]}, beyond 64 bits"
     return None
 
 
 def type_problems(rec):
     """[(field, why)]: the fields of rec of another type than theirs."""
-    kind = rec.get("type")
+    kind = rec.get("type") if isinstance(rec.get("type"), str) else None
     named, rest = TYPES.get(kind, ({}, None)) if isinstance(kind, str) else ({}, None)
     out = []
     for key, v in rec.items():
@@ -68,6 +99,9 @@ def type_problems(rec):
         if want is None or v is None:
             continue
         why = field_problem(key, v, want)
+        item = ITEMS.get((kind, key))
+        if not why and item and not all(item(x) for x in v):
+            why = f"field {key!r} holds an item of another shape"
         if why:
             out.append((key, why))
     return out

@@ -165,10 +165,11 @@ def attach_raw(records):
     by_seq = {r.get("seq"): r for r in records if r.get("type") == "result"}
     parts = {}
     for r in records:
-        if r.get("type") == "raw" and r.get("result") in by_seq:
+        if r.get("type") == "raw" and r.get("result") in by_seq and \
+                isinstance(r.get("offset"), int):
             parts.setdefault(r["result"], []).append(r)
     for seq, chunks in parts.items():
-        chunks.sort(key=lambda c: c.get("offset", 0))
+        chunks.sort(key=lambda c: c["offset"])
         values, want = [], 0
         for c in chunks:
             if c.get("offset") != want or not isinstance(c.get("values"), list):
