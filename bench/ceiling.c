@@ -5,6 +5,7 @@
  * records give the same K* on any build.
  */
 #include "bench/ceiling.h"
+#include "lib/printf.h"
 
 /* floor(sqrt(v)), by bisection: no FPU in the kernel. */
 static uint64_t isqrt_floor(uint64_t v)
@@ -134,6 +135,16 @@ bool ceiling_solve(const struct ceiling_curve *c,
 	if (!out->have33)
 		out->range33 = 0;
 	return true;
+}
+
+const char *ceiling_k_text(struct ceiling_k k, char *buf, size_t cap)
+{
+	ksnprintf(buf, cap, "%s%u",
+		  k.where == CEILING_BELOW   ? "<="
+		  : k.where == CEILING_ABOVE ? ">"
+					     : "",
+		  k.k);
+	return buf;
 }
 
 const char *ceiling_where_name(enum ceiling_where w)

@@ -114,6 +114,8 @@ bool ceiling_solve(const struct ceiling_curve *c,
 		   const struct ceiling_full_side *f,
 		   struct ceiling_solution *out);
 
+/* "K", "<=K" or ">K" into buf (at most cap bytes): where k is; returns buf. */
+const char *ceiling_k_text(struct ceiling_k k, char *buf, size_t cap);
 /* "at", "below", "above". */
 const char *ceiling_where_name(enum ceiling_where w);
 

@@ -29,17 +29,6 @@ static void json_k(struct json *j, const char *key, const char *wkey,
 	json_str(j, wkey, ceiling_where_name(k.where));
 }
 
-/* "K", "<=K" or ">K": where a crossing is, into buf. */
-static const char *k_text(struct ceiling_k k, char *buf, size_t cap)
-{
-	ksnprintf(buf, cap, "%s%u",
-		  k.where == CEILING_BELOW   ? "<="
-		  : k.where == CEILING_ABOVE ? ">"
-					     : "",
-		  k.k);
-	return buf;
-}
-
 static void console_sink(const char *line, void *arg)
 {
 	(void)arg;
@@ -119,9 +108,9 @@ static void report_way(const struct ceiling_book *b,
 			   d->have && d->answer_way == way &&
 				   d->answer_pt == i);
 		fline_add(&l, "%sW %u: %s [%s, %s]", i ? "; " : "", r->pt[i].w,
-			  k_text(s->kstar, k, sizeof(k)),
-			  k_text(s->lo, lo, sizeof(lo)),
-			  k_text(s->hi, hi, sizeof(hi)));
+			  ceiling_k_text(s->kstar, k, sizeof(k)),
+			  ceiling_k_text(s->lo, lo, sizeof(lo)),
+			  ceiling_k_text(s->hi, hi, sizeof(hi)));
 	}
 	json_end_array(&rec.j);
 	if (!r->npt) {
@@ -130,7 +119,7 @@ static void report_way(const struct ceiling_book *b,
 	}
 	if (r->have_cap)
 		fline_add(&l, "; under %u ns one by one: K %s", CEILING_CAP_NS,
-			  k_text(r->k_cap, k, sizeof(k)));
+			  ceiling_k_text(r->k_cap, k, sizeof(k)));
 	if (way == CEILING_INVLPGB && b->emulated)
 		fline_add(&l, " (the software model's INVLPGB)");
 	record_end(&rec);

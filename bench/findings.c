@@ -17,17 +17,6 @@ static void info_sink(const char *line, void *arg)
 	report_info("%s", line);
 }
 
-/* "K", "<=K" or ">K" (bench/ceiling.h) into buf. */
-static const char *k_text(struct ceiling_k k, char *buf, size_t cap)
-{
-	ksnprintf(buf, cap, "%s%u",
-		  k.where == CEILING_BELOW   ? "<="
-		  : k.where == CEILING_ABOVE ? ">"
-					     : "",
-		  k.k);
-	return buf;
-}
-
 /* "W 16: 24 [22, 29]" for one point, a piece of its own. */
 static void add_point(struct fline *l, const struct ceiling_point *p,
 		      bool first)
@@ -35,9 +24,9 @@ static void add_point(struct fline *l, const struct ceiling_point *p,
 	char k[16], lo[16], hi[16];
 
 	fline_add(l, "%sW %u: %s [%s, %s]", first ? "" : "; ", p->w,
-		  k_text(p->s.kstar, k, sizeof(k)),
-		  k_text(p->s.lo, lo, sizeof(lo)),
-		  k_text(p->s.hi, hi, sizeof(hi)));
+		  ceiling_k_text(p->s.kstar, k, sizeof(k)),
+		  ceiling_k_text(p->s.lo, lo, sizeof(lo)),
+		  ceiling_k_text(p->s.hi, hi, sizeof(hi)));
 }
 
 /*
@@ -69,7 +58,8 @@ static void print_ceiling(const struct ceiling_decision *c, fline_sink sink)
 	fline_add(&l, "; 33 against K*: %s", CEILING_ONE_RUN);
 	if (r->have_cap)
 		fline_add(&l, "; one by one under %u ns up to K %s",
-			  CEILING_CAP_NS, k_text(r->k_cap, k, sizeof(k)));
+			  CEILING_CAP_NS,
+			  ceiling_k_text(r->k_cap, k, sizeof(k)));
 	fline_end(&l);
 }
 

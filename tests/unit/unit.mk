@@ -74,7 +74,7 @@ unit_srcs.stats := bench/stats.c kernel/tsc_estimate.c lib/muldiv.c
 unit_srcs.hist := bench/hist.c
 unit_srcs.rc_timeline := bench/rc_timeline.c bench/stats.c \
 	kernel/tsc_estimate.c lib/muldiv.c
-unit_srcs.ceiling := bench/ceiling.c bench/ceiling_book.c
+unit_srcs.ceiling := bench/ceiling.c bench/ceiling_book.c lib/printf.c
 unit_srcs.flush_how := bench/flush_how.c mm/invlpgb.c
 unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
 	lib/cmdline.c lib/cmdline_diag.c lib/cmdline_list.c lib/kstring.c
