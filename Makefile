@@ -54,7 +54,7 @@ help:
 	@echo "make ci-test      tools/ci-run.sh under TCG: artifacts, exit statuses"
 	@echo "make lava-check   the LAVA jobs of lava/ under lava-run (tests/lava)"
 	@echo "make fuzz         each libFuzzer target for FUZZ_SECONDS (60)"
-	@echo "make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (3), as in check"
+	@echo "make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (2), as in check"
 	@echo "make format       clang-format every C file in place"
 	@echo "make format-check fail if any C file is not clang-formatted"
 	@echo "make deps         install the build/test dependencies (root)"

@@ -11,7 +11,7 @@
 #   fuzz         build, then run each target for FUZZ_SECONDS (default 60),
 #                growing build/fuzz/corpus/T; fails on any finding (the
 #                input is saved as build/fuzz/artifacts/T-crash-...)
-#   fuzz-smoke   each target for FUZZ_SMOKE_SECONDS (default 3) from its
+#   fuzz-smoke   each target for FUZZ_SMOKE_SECONDS (default 2) from its
 #                seeds alone (part of make check); prints a SKIP line and
 #                succeeds if FUZZ_CC cannot build libFuzzer targets (a
 #                user without the packages; tools/install-deps.sh names
@@ -20,7 +20,7 @@
 #   host-fuzz   the host tools' reader (tests/fuzz/host_reader.py: every
 #                tools/shootdown.py subcommand on mutated logs, none may
 #                raise) for FUZZ_SECONDS; fuzz and fuzz-smoke run it too,
-#                fuzz-smoke for FUZZ_HOST_SMOKE_SECONDS (default 15) from
+#                fuzz-smoke for FUZZ_HOST_SMOKE_SECONDS (default 8) from
 #                seed FUZZ_HOST_SEED (default 1; make fuzz a random one), after
 #                replaying every input it ever broke on
 #                (tests/fuzz/host_corpus/)
@@ -42,8 +42,8 @@ FUZZ_CC ?= clang
 FUZZ_DIR := tests/fuzz
 FUZZ_OUT := build/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_SMOKE_SECONDS ?= 3
-FUZZ_HOST_SMOKE_SECONDS ?= 15
+FUZZ_SMOKE_SECONDS ?= 2
+FUZZ_HOST_SMOKE_SECONDS ?= 8
 # make check's host fuzzing starts from one seed, so that a run's verdict
 # does not depend on where a random walk went; make fuzz draws a new one.
 FUZZ_HOST_SEED ?= 1

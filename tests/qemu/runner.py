@@ -496,7 +496,13 @@ class Runner:
             timed_out = proc.returncode in (exitcodes.E_TIMEOUT, -signal.SIGKILL) and \
                 case.status != exitcodes.E_TIMEOUT
             self.timeouts_in_a_row = self.timeouts_in_a_row + 1 if timed_out else 0
-        return proc.returncode, lines, time.monotonic() - t0, log
+        secs = time.monotonic() - t0
+        try:  # for longest_first() next time
+            with open(os.path.join(self.log_dir, case.name + ".secs"), "w") as f:
+                f.write(f"{secs:.1f}\n")
+        except OSError:
+            pass
+        return proc.returncode, lines, secs, log
 
     def judge(self, case, status, errlines, secs, log):
         """(reason, details) of a failure, or (None, []) when the case passed."""
@@ -684,6 +690,20 @@ def check_sweep(records, sweep, smp):
     return problems
 
 
+def longest_first(cases):
+    """The cases in the order the pool should start them: the longest first
+    (by the time each took when it last ran here, build/test-logs/NAME.secs,
+    else by its timeout), so that no long case starts last and runs alone
+    while the other jobs are idle. Ties keep the file's order."""
+    def cost(case):
+        try:
+            with open(os.path.join(LOG_DIR, case.name + ".secs")) as f:
+                return float(f.read())
+        except (OSError, ValueError):
+            return float(case.timeout)
+    return sorted(cases, key=cost, reverse=True)
+
+
 def select(cases, opts):
     """The cases chosen by --group and --case (shell patterns)."""
     chosen = cases
@@ -820,17 +840,20 @@ def main(argv=None):
 
     # The results group's consoles are compared with each other (two runs
     # of one configuration must compare as no change), so they run after
-    # the others, one at a time: a run beside a multi-threaded TCG case
-    # was uniformly 70% slower than its twin on a 2-core host.
+    # the others, among themselves only: a run beside a multi-threaded TCG
+    # case was uniformly 70% slower than its twin on a 2-core host. They
+    # are all single-threaded TCG, so --jobs of them at once (in the file's
+    # order, which interleaves the sides) each have a host thread alike.
     alone = [c for c in todo if c.group == "results"]
     pool = ThreadPoolExecutor(max_workers=opts.jobs)
     try:
         futures = {pool.submit(runner.execute, c): c
-                   for c in todo if c not in alone}
+                   for c in longest_first([c for c in todo if c not in alone])}
         for fut in as_completed(futures):
             record(futures[fut], fut.result())
-        for case in alone:
-            record(case, runner.execute(case))
+        futures = {pool.submit(runner.execute, c): c for c in alone}
+        for fut in as_completed(futures):
+            record(futures[fut], fut.result())
     except KeyboardInterrupt:
         runner.stop_all()
         pool.shutdown(wait=True, cancel_futures=True)
