@@ -22,7 +22,7 @@
 #include "smp/smp.h"
 
 /* How long a flush waits for its responders before it FAILs them. */
-#define FLUSH_WAIT_US CPU_WAIT_US /* kernel/cpu.h: the one wait */
+#define FLUSH_WAIT_US cpu_wait_us /* kernel/cpu.h: the one wait */
 
 struct flush_req {
 	enum flush_how how;

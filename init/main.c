@@ -58,6 +58,7 @@ static void config_load(const struct boot_info *bi)
 		     &cmdline_diags);
 	/* Before the first record: output=human prints none of them. */
 	report_records(cfg.output != OUTPUT_HUMAN);
+	cpu_wait_us = (uint32_t)cfg.wait_ms * 1000; /* before any cpu waits */
 }
 
 static void config_report(void)

@@ -6,6 +6,7 @@
  */
 #include <stddef.h>
 #include "config.h"
+#include "kernel/cpu.h"
 #include "lib/kstring.h"
 
 #define CONSOLE_EXPECT "expected com1..com4 or 0xPORT[,baud]"
@@ -178,6 +179,10 @@ static bool config_parse_fault_at(const char *val, void *dst, char *why,
 }
 
 static const char *const exit_choices[] = {"halt", "reboot", NULL};
+#define STR_OF(x)	     #x
+#define WAIT_MS_DEFAULT_TEXT STR_OF_VALUE(CPU_WAIT_MS_DEFAULT)
+#define STR_OF_VALUE(x)	     STR_OF(x)
+
 static const char *const init_wait_choices[] = {"auto", "on", "off", NULL};
 /* In the order of enum idle_mode. */
 static const char *const idle_choices[] = {"auto", "poll", "hlt", "mwait",
@@ -256,6 +261,17 @@ const struct cmdline_opt config_opts[] = {
 		.offset = CFG_OFF(cpus),
 		.min = 0,
 		.max = 65535,
+	},
+	{
+		.key = "wait_ms",
+		.kind = OPT_UINT,
+		.def = WAIT_MS_DEFAULT_TEXT,
+		.help = "how long a cpu waits for another (a cross-call's "
+			"answer, a lock's holder) before it calls it slow or "
+			"stopped, in ms",
+		.offset = CFG_OFF(wait_ms),
+		.min = 100,
+		.max = 600000,
 	},
 	{
 		.key = "init_wait",

@@ -47,6 +47,7 @@ struct config {
 	struct fault_at fault_at;   /* fault_at=SITE:N|seed (hang/slow-ap) */
 	bool help;		    /* help: print the keys and defaults */
 	uint64_t cpus;		    /* cpus=N: bring up N CPUs, 0 = all */
+	uint64_t wait_ms;	    /* wait_ms=N: cpu_wait_us in ms */
 	int init_wait;		    /* init_wait=auto|on|off */
 	int idle;		    /* idle=auto|poll|hlt|mwait */
 	int output;		    /* output=both|human|json */

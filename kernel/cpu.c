@@ -4,6 +4,7 @@
 #include "x86.h"
 
 struct cpu_info cpu_info;
+uint32_t cpu_wait_us = CPU_WAIT_MS_DEFAULT * 1000;
 
 static void copy_regs(char *dst, const uint32_t *regs, int n)
 {

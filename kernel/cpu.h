@@ -41,8 +41,11 @@ extern struct cpu_info cpu_info;
  * holder, a barrier) before it calls that CPU slow or stopped: long
  * enough for a vCPU that the host descheduled, short enough that a run
  * with a stopped CPU still ends well inside the launcher's timeout.
+ * CPU_WAIT_MS_DEFAULT unless the command line's wait_ms= set it (before
+ * any CPU waits for another: init/main.c).
  */
-#define CPU_WAIT_US 5000000
+#define CPU_WAIT_MS_DEFAULT 5000
+extern uint32_t cpu_wait_us; /* 600 s at most: fits */
 
 void cpu_identify(void);
 

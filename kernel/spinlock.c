@@ -47,13 +47,13 @@ static enum spin_turn look(struct spinlock *l, uint32_t t, unsigned cpu,
 /*
  * Waits for ticket t. The lock may legitimately stay on one ticket for
  * long (a mailbox is held for a whole cross-call wait), so only a state
- * unchanged for CPU_WAIT_US goes to the hook, which pings the holder.
+ * unchanged for cpu_wait_us goes to the hook, which pings the holder.
  */
 static enum spin_turn wait_turn(struct spinlock *l, uint32_t t, unsigned cpu,
 				bool *irq_on)
 {
 	uint64_t seen = spin_serving(l), since = rdtsc();
-	uint64_t limit = us_to_cycles(CPU_WAIT_US);
+	uint64_t limit = us_to_cycles(cpu_wait_us);
 	enum spin_turn turn;
 	unsigned spins = 0;
 

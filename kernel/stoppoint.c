@@ -45,7 +45,7 @@ bool stop_fired(enum stop_site *where)
 static void stall(void)
 {
 	uint64_t t0 = rdtsc();
-	uint64_t delay = us_to_cycles(CPU_WAIT_US + SLOW_EXTRA_US);
+	uint64_t delay = us_to_cycles(cpu_wait_us + SLOW_EXTRA_US);
 
 	while (rdtsc() - t0 < delay)
 		cpu_relax();

@@ -52,7 +52,7 @@ const char *stop_site_name(unsigned site);
 
 enum stop_action {
 	STOP_HANG, /* interrupts off, halted for good */
-	STOP_SLOW, /* one stall of CPU_WAIT_US + 1 s, then on */
+	STOP_SLOW, /* one stall of cpu_wait_us + 1 s, then on */
 };
 
 #ifndef STOPPOINT_PORTABLE_ONLY

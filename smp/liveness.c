@@ -77,7 +77,7 @@ void xcall_lost_report(void)
 				"it was taken out of the run, the lock "
 				"released for it",
 				cpu, cpu_apic_id[cpu], held_when_lost[cpu],
-				CPU_WAIT_US / 1000);
+				cpu_wait_us / 1000);
 	for_each_cpu(cpu, &cpus_stopped_self)
 		report_info("smp: cpu %u, apic id %u ran on after it was "
 			    "taken out of the run, noticed, and stopped",
@@ -95,7 +95,7 @@ static void on_ping(struct trap_frame *f)
 enum ping_result ping_cpu_wait(unsigned cpu)
 {
 	uint64_t before = ping_acks[cpu], start = rdtsc();
-	uint64_t limit = us_to_cycles(CPU_WAIT_US);
+	uint64_t limit = us_to_cycles(cpu_wait_us);
 
 	if (xcall_cpu_lost(cpu))
 		return PING_SILENT;
@@ -125,7 +125,7 @@ static void skip_unclaimed(struct spinlock *l, uint64_t seen)
 		report_info("smp: lock '%s': ticket %u was drawn and not "
 			    "claimed within %u ms: skipped (its drawer, if it "
 			    "runs on, draws again)",
-			    l->name, spin_ticket(seen), CPU_WAIT_US / 1000);
+			    l->name, spin_ticket(seen), cpu_wait_us / 1000);
 }
 
 /*
@@ -163,7 +163,7 @@ static bool on_lock_stall(struct spinlock *l, uint64_t seen)
 			    "ms wait and did not answer a ping: taken out of "
 			    "the run, the lock released for it",
 			    holder, cpu_apic_id[holder], l->name,
-			    CPU_WAIT_US / 1000);
+			    cpu_wait_us / 1000);
 		return false;
 	}
 	spin_release_for(l, seen);

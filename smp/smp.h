@@ -151,7 +151,7 @@ void nmi_report(void);
 bool ping_cpu(unsigned cpu);
 enum ping_result {
 	PING_ANSWERED,
-	PING_SILENT, /* no answer within CPU_WAIT_US (or taken out) */
+	PING_SILENT, /* no answer within cpu_wait_us (or taken out) */
 	PING_UNSENT, /* the APIC refused the IPI: nothing is known */
 };
 enum ping_result ping_cpu_wait(unsigned cpu);

@@ -23,7 +23,7 @@ static volatile uint32_t barrier __attribute__((aligned(CACHELINE)));
 
 uint64_t smp_barrier(const struct cpumask *mask)
 {
-	uint64_t start = rdtsc(), limit = us_to_cycles(CPU_WAIT_US);
+	uint64_t start = rdtsc(), limit = us_to_cycles(cpu_wait_us);
 	uint32_t sense;
 
 	if (barrier_arrive(&barrier, cpumask_count(mask), &sense))

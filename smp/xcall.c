@@ -238,7 +238,7 @@ static __attribute__((noreturn)) void stuck_in_function(unsigned cpu,
 		    "cpu %u, apic id %u neither returned from the function of "
 		    "request %u nor halted on an NMI within %u ms: the run "
 		    "ends (it could still write into the caller's argument)",
-		    cpu, cpu_apic_id[cpu], req, 3 * CPU_WAIT_US / 1000);
+		    cpu, cpu_apic_id[cpu], req, 3 * cpu_wait_us / 1000);
 	report_summary();
 	run_exit(STATUS_ABORTED);
 }
@@ -254,7 +254,7 @@ static __attribute__((noreturn)) void stuck_in_function(unsigned cpu,
 static bool let_go(unsigned cpu, uint32_t req)
 {
 	struct mailbox *m = &mbox[cpu];
-	uint64_t start = rdtsc(), limit = us_to_cycles(CPU_WAIT_US);
+	uint64_t start = rdtsc(), limit = us_to_cycles(cpu_wait_us);
 	enum xcall_letgo phase = XCALL_LETGO_RUNNING, next;
 
 	for (;; cpu_relax(), phase = next) {
@@ -274,7 +274,7 @@ static bool let_go(unsigned cpu, uint32_t req)
 					    "function of request %u for over "
 					    "%u ms: taken out of the run",
 					    cpu, cpu_apic_id[cpu], req,
-					    2 * CPU_WAIT_US / 1000);
+					    2 * cpu_wait_us / 1000);
 			apic_send(cpu_apic_id[cpu], ICR_NMI);
 			start = rdtsc();
 		}
@@ -302,7 +302,7 @@ static bool missed(unsigned cpu)
 {
 	struct mailbox *m = &mbox[cpu];
 	uint32_t done = __atomic_load_n(&m->done, __ATOMIC_ACQUIRE);
-	unsigned ms = CPU_WAIT_US / 1000;
+	unsigned ms = cpu_wait_us / 1000;
 
 	xcall_count_fault();
 	switch (xcall_classify_miss(miss[cpu].owing, done, miss[cpu].owed)) {
@@ -373,7 +373,7 @@ bool on_cpumask(const struct cpumask *mask, xcall_fn fn, void *arg,
 		enum ipi_mode mode)
 {
 	on_cpumask_async(mask, fn, arg, mode);
-	return xcall_wait(mask, CPU_WAIT_US);
+	return xcall_wait(mask, cpu_wait_us);
 }
 
 bool on_cpu(unsigned cpu, xcall_fn fn, void *arg)
@@ -421,7 +421,7 @@ bool on_cpumask_shared(const struct cpumask *mask, xcall_fn fn, void *arg)
 		lock_mbox(cpu);
 	stop_point(STOP_MBOX_LOCK);
 	on_cpumask_async(mask, fn, arg, IPI_EACH);
-	ok = xcall_wait(mask, CPU_WAIT_US);
+	ok = xcall_wait(mask, cpu_wait_us);
 	for (cpu = first_in(mask); cpu < MAX_CPUS; cpu = next_in(cpu, mask))
 		spin_unlock(&mbox_lock[cpu]);
 	return ok;

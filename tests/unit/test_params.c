@@ -672,7 +672,7 @@ static void test_options_table(void **state)
 	char line[256];
 
 	(void)state;
-	assert_int_equal(config_nopts + bench_nopts, 26);
+	assert_int_equal(config_nopts + bench_nopts, 27);
 	for (size_t i = 0; i < bench_nopts; i++) {
 		const struct cmdline_opt *o = &bench_opts[i];
 
