@@ -127,7 +127,7 @@ class ReclaimTimeline(unittest.TestCase):
         for tl in (long_tl, short_tl):
             xs, _ = plot_reclaim.relative_points(tl)
             lo, hi = tl.window("during")
-            ms = [x for x in xs[lo:hi]]
+            ms = xs[lo:hi]
             with self.subTest(width=tl.width_us["during"]):
                 # The page-out's bins lie within [0, its length in ms].
                 self.assertTrue(all(0 < x < tl.pageout_us / 1000.0 for x in ms), ms)
@@ -172,7 +172,8 @@ class Page(unittest.TestCase):
                       '(EXIT: STATUS=1)', page)
         verdicts = page[at[2]:at[3]]
         self.assertLess(verdicts.index("FAIL: selftest: injected failure"),
-                        verdicts.index("passed</summary>"))
+                        verdicts.index("<summary>3 passed, and log: complete and consistent "
+                                       "(checklog)</summary>"))
 
     def test_findings_and_caveats_of_a_run(self):
         drawn, page = plotted(self, "tcg")

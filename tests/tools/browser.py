@@ -140,8 +140,8 @@ def console_errors(events):
     for m in events:
         p = m.get("params", {})
         if m.get("method") == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
-            out.append("console." + p["type"] + ": " +
-                       " ".join(str(a.get("value", a.get("description"))) for a in p.get("args", [])))
+            args = [str(a.get("value", a.get("description"))) for a in p.get("args", [])]
+            out.append(f"console.{p['type']}: " + " ".join(args))
         elif m.get("method") == "Runtime.exceptionThrown":
             d = p.get("exceptionDetails", {})
             out.append("exception: " + d.get("text", "") + " " +

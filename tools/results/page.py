@@ -132,6 +132,7 @@ def part_findings(run):
 def part_verdicts(run, pts):
     """Failures first, then skips with their reasons, then the passes
     (folded: a reader looks for what went wrong)."""
+    e = html.escape
     if not pts:
         return ["<p>No verdict lines: a JSONL file has none (give the console log).</p>"]
     ordered = sorted(pts, key=lambda p: ORDER.get(p.kind, 0))
@@ -141,7 +142,12 @@ def part_verdicts(run, pts):
               if p.kind == "PASS"]
     out = [esc_list(shown)] if shown else ["<p>No check failed or skipped.</p>"]
     if passes:
-        out.append(f"<details><summary>{len(passes)} passed</summary>"
+        # The count of the SUMMARY line; the log check, a point of its own
+        # (verdicts.py), is named apart.
+        checked = sum(p.kind == "PASS" and p.name == verdicts.LOG_CHECK_NAME for p in pts)
+        head = f"{len(passes) - checked} passed" + \
+            (f", and {verdicts.LOG_CHECK_NAME}" if checked else "")
+        out.append(f"<details><summary>{e(head)}</summary>"
                    f"{esc_list(passes, 'PASS')}</details>")
     if run.problems:
         out.append(f"<p>The log itself ({len(run.problems)} problem(s), checklog):</p>")
