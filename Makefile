@@ -28,7 +28,7 @@ KASFLAGS := -m64 -I. -I$(BUILD)/gen -MMD -MP -D__ASSEMBLY__
 KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 \
 	-z noexecstack --no-warn-rwx-segments -T linker.ld
 
-.PHONY: all iso check unit qemu-check sol-test lava-check launcher-test ci-test format format-check clean help deps \
+.PHONY: all iso check unit qemu-check sol-test lava-check launcher-test page-test ci-test format format-check clean help deps \
 	deps-ensure layers-check soak soak-smoke soak-faults \
 	FORCE
 
@@ -38,14 +38,16 @@ help:
 	@echo "make              build $(ELF) (multiboot1 + multiboot2 ELF64)"
 	@echo "make iso          build $(ISO) (GRUB hybrid: BIOS, UEFI, USB dd)"
 	@echo "make check        format, layers, freestanding and host unit tests,"
-	@echo "                  sol-test, launcher-test, fuzz smoke, the QEMU integration"
-	@echo "                  cases, ci-test, soak-smoke, lava-check"
+	@echo "                  sol-test, launcher-test, page-test, fuzz smoke, the QEMU"
+	@echo "                  integration cases, ci-test, soak-smoke, lava-check"
+	@echo "                  (about 10 minutes on 2 cores)"
 	@echo "make unit         host unit tests (cmocka), every floor's; one floor's:"
 	@echo "                  lib-unit kernel-unit mm-unit smp-unit bench-unit"
 	@echo "make freestanding-check  the portable files with the kernel's flags"
 	@echo "make layers-check fail on an #include from a lower floor to a higher"
 	@echo "                  (tools/check-layers.py), after its own self-test"
 	@echo "make qemu-check   QEMU integration cases only (tests/qemu)"
+	@echo "make page-test    plot's index.html in headless chromium (tests/tools)"
 	@echo "make soak         SOAK_BOOTS (200) boots across the QEMU matrix, random"
 	@echo "                  kernel arguments (SOAK_SEED, SOAK_JOBS); soak-smoke: 6;"
 	@echo "                  soak-faults: SOAK_FAULT_BOOTS (100) hang-ap/slow-ap boots"
@@ -100,7 +102,7 @@ include tests/fuzz/fuzz.mk
 # function; then a few seconds of each fuzz target; then the QEMU cases.
 check: deps-ensure
 	$(MAKE) format-check layers-check freestanding-check unit sol-test \
-		launcher-test fuzz-smoke qemu-check ci-test soak-smoke lava-check
+		launcher-test page-test fuzz-smoke qemu-check ci-test soak-smoke lava-check
 
 # A fresh machine: as root, install what is missing; else say what to run.
 # QEMU 10 too (x2APIC, > 255 CPUs: the qemu10 cases), where it can be had.
@@ -125,6 +127,11 @@ launcher-test:
 	$(PYTHON) tests/tools/test_run_qemu_ipxe.py
 	$(PYTHON) tests/tools/test_run_qemu_usb.py
 	$(PYTHON) tests/tools/test_run_bochs.py
+
+# plot's index.html in Debian's chromium, headless: it loads, shows every
+# figure, no console errors (a SKIP line where chromium is not installed).
+page-test:
+	$(PYTHON) tests/tools/test_page.py
 
 # tools/ci-run.sh as a CI job runs it, under TCG (and KVM where it starts):
 # its artifacts and exit statuses (a few short boots).

@@ -38,7 +38,7 @@ PACKAGES="$RUN_PACKAGES git perl python3-matplotlib libcmocka-dev pkg-config cla
 # lava-worker service, which would poll for a LAVA server: right after
 # installing it here, the service is disabled and stopped (lava-run needs
 # no worker).
-OPTIONAL="clang libclang-rt-14-dev bochs bochsbios bochs-term vgabios lava-dispatcher"
+OPTIONAL="clang libclang-rt-14-dev bochs bochsbios bochs-term vgabios lava-dispatcher chromium"
 
 check_only=0
 run_only=0

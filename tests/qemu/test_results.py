@@ -42,6 +42,7 @@ import findings  # noqa: E402
 import stats  # noqa: E402
 import test_ceiling  # noqa: E402
 import test_compare_gate  # noqa: E402
+import test_figures  # noqa: E402
 import verdicts  # noqa: E402
 from runs import InputError, load, load_all  # noqa: E402
 
@@ -888,9 +889,13 @@ class ReclaimTimeline(unittest.TestCase):
             self.assertEqual(status, 0, err)
             with open(os.path.join(tmp, "p", "manifest.json")) as f:
                 fig = {e["name"]: e for e in json.load(f)["figures"]}["reclaim-timeline"]
-        lines, loss = fig["axes"]
-        self.assertEqual(lines["lines"], 4)  # 2 strategies x 2 runs
-        self.assertIn("page-out", lines["xlabel"])
+        *strips, loss = fig["axes"]
+        self.assertEqual(len(strips), 2)  # a strip per strategy
+        # each: a line per run and the line at 1 (the rate before)
+        self.assertEqual([s["lines"] for s in strips], [3, 3])
+        self.assertTrue(all("page-out" in s["ylabel"] for s in strips), strips)
+        self.assertIn("time since the strategy's page-out began (ms", strips[-1]["xlabel"])
+        self.assertIn("worker loss", loss["ylabel"])
         self.assertIn("2 runs", fig["suptitle"])
         self.assertNotIn("not a hardware answer", fig["suptitle"])
 
@@ -946,9 +951,9 @@ EXPECTED_LABELS = {
     "shootdown-distance": ("distance class", "p50"),
     "shootdown-crossover": ("responders (targets)", "pages per invalidation"),
     "flushloop-scaling": ("cpus in the loop", "operations per second"),
-    # two panels: the throughput, and the loss with its interval
-    "reclaim-timeline": [("page-out", "worker reads per second"),
-                         ("strategy and batch", "worker loss")],
+    # a strip per strategy (its page-out's length beside it), and the loss
+    # with its interval: check_plot expands it
+    "reclaim-timeline": "strips",
     "reclaim-irqs": ("strategy and batch", "interrupts per GiB"),
     "ceiling": ("pages flushed (K)", "cycles (p50)"),
 }
@@ -980,6 +985,10 @@ def check_plot(test, path, outdir, expect_all=False):
         test.assertGreater(os.path.getsize(png), 10000, e["name"])
         test.assertGreater(os.path.getsize(os.path.join(outdir, e["svg"])), 1000)
         want = EXPECTED_LABELS[e["name"]]
+        if want == "strips":
+            want = [("", "page-out")] * (len(e["axes"]) - 1) + \
+                [("strategy and batch", "worker loss")]
+            test.assertIn("(ms", e["axes"][-2]["xlabel"], e["name"])
         panels = want if isinstance(want, list) else [want] * len(e["axes"])
         test.assertEqual(len(panels), len(e["axes"]), e["name"])
         for ax, (xlabel, ylabel) in zip(e["axes"], panels):
@@ -1081,7 +1090,7 @@ class FreshLogs(unittest.TestCase):
         """The seed's figure of a multi-threaded TCG run: a line for every
         strategy, each with bins before, during and after its page-out
         (its structure, not its values)."""
-        import plots
+        import plot_reclaim
         import timeline
         log, = self.need("reclaim-4cpu-mttcg")
         run = load(log)
@@ -1090,14 +1099,16 @@ class FreshLogs(unittest.TestCase):
                  if r.get("strategy") != "writeback-before-flush"}
         self.assertEqual({(t.strategy, t.batch) for t in tls}, names)
         for tl in tls:
-            xs = plots.window_x(tl)
-            self.assertEqual(len(xs), tl.n())
-            self.assertTrue(any(x < 0 for x in xs) and any(0 <= x <= 1 for x in xs) and
-                            any(x > 1 for x in xs), tl.label)
+            xs, _ = plot_reclaim.relative_points(tl)
+            self.assertEqual(len(xs), sum(1 for us in tl.time_us if us))
+            end = tl.pageout_us / 1000.0
+            self.assertTrue(any(x < 0 for x in xs) and any(0 <= x <= end for x in xs) and
+                            any(x > end for x in xs), tl.label)
         with tempfile.TemporaryDirectory() as tmp:
             manifest = check_plot(self, log, tmp)
         fig = {e["name"]: e for e in manifest["figures"]}["reclaim-timeline"]
-        self.assertEqual(fig["axes"][0]["lines"], len(tls))
+        # a strip per strategy, each its run's line and the line at 1
+        self.assertEqual([a["lines"] for a in fig["axes"][:-1]], [2] * len(tls))
 
     def test_answer_pools_the_cells_the_guest_named(self):
         """answer decides no run again: its cells are the (pages, targets)
@@ -1215,8 +1226,9 @@ class FreshLogs(unittest.TestCase):
 
 
 # What the runner runs before the cases (FreshLogs runs after them).
-SELFTEST_CLASSES = (Histograms, Statistics, RunLevelStatistics, Compare, Answer, VerdictFormats, CheckAndTable, Plot,
-                    test_ceiling.Synthetic) + test_compare_gate.CLASSES
+SELFTEST_CLASSES = (Histograms, Statistics, RunLevelStatistics, Compare, Claims, Answer,
+                    VerdictFormats, CheckAndTable, ReclaimTimeline, Plot,
+                    test_ceiling.Synthetic) + test_compare_gate.CLASSES + test_figures.CLASSES
 
 
 if __name__ == "__main__":

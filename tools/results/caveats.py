@@ -101,3 +101,21 @@ def missing(runs):
 def qualifier(why):
     """'' for a hardware answer, else 'not a hardware answer here: TAG, TAG'."""
     return NOT_HARDWARE + ", ".join(t for t, _ in why) if why else ""
+
+
+def figure_line(runs, section=None, counts=False):
+    """The line under a figure's title: why its numbers are not the
+    hardware's (the runs' tags, with section that finding's too), '' for
+    a hardware answer. counts: the figure shows counts, exact on any
+    machine, and names the run's tags only as where it ran. A run without
+    a findings record is named: its caveats are unknown, not absent."""
+    why = union(runs, section)
+    if counts:
+        text = "exact counts, an answer on any machine" + \
+            (f" (ran under: {', '.join(t for t, _ in why)})" if why else "")
+    else:
+        text = qualifier(why)
+    gone = missing(runs)
+    if gone:
+        text += ("; " if text else "") + f"caveats unknown (no findings record): {', '.join(gone)}"
+    return text

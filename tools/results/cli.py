@@ -5,7 +5,7 @@
     compare  two sets of runs, with significance and a CI-gateable status
     answer   the crossover map of INVLPGB against IPIs, and Linux's rule;
              the flush ceiling K* against Linux's 33
-    plot     PNG/SVG figures and an HTML page of one run
+    plot     PNG/SVG figures and index.html, the one page of a run
     tap      the verdicts as TAP version 13
     junit    the verdicts as JUnit XML
     lava     a LAVA job log back to the raw console; --gate (lava.py)
@@ -144,7 +144,8 @@ def build_parser():
     p.add_argument("--plot", metavar="PNG", help="also draw the heat map (PNG and SVG), "
                    "and the ceiling beside it (PNG's name + -ceiling)")
 
-    p = sub.add_parser("plot", help="PNG/SVG figures and an HTML page of one run")
+    p = sub.add_parser("plot", help="PNG/SVG figures and index.html, the page of one run "
+                       "(status, findings, verdicts failures first, figures, env)")
     p.add_argument("file", metavar="FILE")
     p.add_argument("more", metavar="MORE", nargs="*",
                    help="more runs, overlaid on the reclaim timeline figure")
@@ -160,6 +161,13 @@ def build_parser():
         p.add_argument("--status", action="store_true",
                        help="exit 1 when a verdict (or the log check) failed, 77 when "
                        "every check skipped, 3 when the run aborted (run-qemu.sh's statuses)")
+    # Parsed by lava.py (dispatch hands them over before this parser runs):
+    # listed here so that --help names every subcommand.
+    sub.add_parser("lava", add_help=False,
+                   help="a LAVA job log back to the raw console; --gate: the status LAVA's "
+                   "job result does not give ('lava --help' for its options; docs/lab.md)")
+    sub.add_parser("lava-job", add_help=False,
+                   help="render a LAVA job template of lava/jobs ('lava-job --help')")
     return ap
 
 

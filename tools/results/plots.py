@@ -6,26 +6,26 @@ matplotlib Figure, or None with a reason when the run has nothing for it
 saved as PNG and SVG at a fixed size (FIG_INCHES at DPI: 960x600 pixels)
 and described in manifest.json: its files, size, and each axes' title,
 labels and scales, read back from the figure objects, so that tests can
-check what was drawn without looking at pixels. index.html shows them
-with the tables and the env; it needs nothing but a browser.
+check what was drawn without looking at pixels. Every title says, on its
+second line, why the numbers are not the hardware's where the run says so
+(its caveats, caveats.py). index.html (page.py) shows the figures with
+the findings, the verdicts, the tables and the env; it needs nothing but
+a browser. The reclaim figures are in plot_reclaim.py.
 
 matplotlib is imported lazily with the Agg backend (no display needed):
 the other subcommands must work where it is not installed.
 """
 
-import html
 import json
 import os
 import sys
 
 import answer
-import caveats
-import timeline
-from tables import format_table, irqs_per_gib, run_tables
-from runs import env_summary
+import page
+from plot_base import DPI, headline, label, new_figure, strategies
+from plot_reclaim import fig_reclaim_timeline
+from tables import irqs_per_gib
 
-FIG_INCHES = (9.6, 6.0)
-DPI = 100
 DEBIAN_PYTHON = "/usr/bin/python3"
 REEXEC_ENV = "SHOOTDOWN_PLOT_REEXEC"
 
@@ -58,16 +58,12 @@ def import_pyplot(allow_reexec=False):
                             "python3-matplotlib)")
 
 
-def new_figure(plt, ncols=1):
-    """A figure of the fixed size with ncols axes side by side."""
-    fig, axes = plt.subplots(1, ncols, figsize=FIG_INCHES, dpi=DPI, squeeze=False,
-                             layout="constrained")
-    return fig, list(axes[0])
-
-
 def ns_unit(records):
-    """'ns' when every record has ns figures, else 'cycles'."""
-    return "ns" if all(r.get("ns_p50") is not None for r in records) else "cycles"
+    """'ns' when every record has the ns figures the figures draw (p50, and
+    p90 and p99 for the band), else 'cycles': a record with ns_p50 alone
+    (an older build's) would leave holes in a band."""
+    return "ns" if all(r.get("ns_" + q) is not None for r in records
+                       for q in ("p50", "p90", "p99")) else "cycles"
 
 
 def stat(rec, name, unit):
@@ -88,25 +84,6 @@ def unicast(records):
     """Records of one IPI mode per configuration: unicast (or none, as
     INVLPGB's)."""
     return [r for r in records if r.get("ipi_mode") in (None, "unicast")]
-
-
-def strategies(records):
-    """The strategies present, in first-seen order."""
-    out = []
-    for r in records:
-        if r.get("strategy") not in out:
-            out.append(r.get("strategy"))
-    return out
-
-
-def label(ax, xlabel, ylabel, title, legend=True, **grid):
-    """A one-panel figure's axis labels, title, legend and grid."""
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    if legend:
-        ax.legend(fontsize="small")
-    ax.grid(True, alpha=0.3, **grid)
 
 
 def fig_shootdown_pages(plt, run):
@@ -139,7 +116,8 @@ def fig_shootdown_pages(plt, run):
         ax.set_ylabel(f"initiator latency ({unit})")
         ax.grid(True, which="both", alpha=0.3)
     axes[0].legend(fontsize="small")
-    fig.suptitle("shootdown: latency vs pages (p50; band p90-p99; unicast)")
+    headline(fig, "shootdown: latency vs pages (p50; band p90-p99; unicast)", [run],
+             "crossover")
     return fig, None
 
 
@@ -174,7 +152,8 @@ def fig_shootdown_targets(plt, run):
         ax.set_ylabel(f"initiator latency p50 ({unit})")
         ax.grid(True, alpha=0.3)
     axes[0].legend(fontsize="small")
-    fig.suptitle("shootdown: latency vs responders (open squares: broadcast)")
+    headline(fig, "shootdown: latency vs responders (open squares: broadcast)", [run],
+             "crossover")
     return fig, None
 
 
@@ -208,9 +187,9 @@ def fig_distance(plt, run):
     ax.set_xticks([j + width * (len(names) - 1) / 2 for j in range(len(classes))])
     ax.set_xticklabels(classes)
     ax.set_yscale("log")
-    label(ax, "distance class of the responder from cpu 0", f"p50 ({unit})",
-          "one responder by distance: shootdown (fewest pages) and round trips",
-          axis="y")
+    label(ax, "distance class of the responder from cpu 0", f"p50 ({unit})", "", axis="y")
+    headline(fig, "one responder by distance: shootdown (fewest pages) and round trips",
+             [run], "crossover")
     return fig, None
 
 
@@ -231,140 +210,8 @@ def fig_flushloop(plt, run):
             ax.plot(x, [one[0] * c for c in x], linestyle="--", color=line.get_color(),
                     alpha=0.6, label=f"{s}: linear scaling")
     ax.xaxis.get_major_locator().set_params(integer=True)
-    label(ax, "cpus in the loop", "operations per second (all cpus)",
-          "flushloop: unmap + flush + remap throughput")
-    return fig, None
-
-
-def strategy_rate(records, tick):
-    """The pages/s of the reclaim result that closes tick's strategy run:
-    the first reclaim result of that strategy after the tick."""
-    for rec in records:
-        if rec.get("seq", -1) > tick.get("seq", -1) and rec.get("type") == "result" and \
-                rec.get("bench") == "reclaim" and rec.get("strategy") == tick.get("strategy"):
-            return rec.get("reclaim_pages_per_s")
-    return None
-
-
-def tick_rates(records):
-    """(seconds, worker reads per second, strategy) per reclaim tick.
-
-    A tick's reads are counted since the previous tick, or since its
-    strategy's paging out began if that is later (docs/output.md). For the
-    first tick of a strategy that start is not printed; it is estimated
-    from the pages paged out so far at the strategy's pages/s (its result
-    record), and the tick is left out when that cannot be done."""
-    ticks = [r for r in records if r.get("type") == "tick" and r.get("bench") == "reclaim"]
-    out, prev = [], None
-    for t in ticks:
-        dt = t["t_ms"] - (prev["t_ms"] if prev else 0)
-        if prev is None or prev.get("strategy") != t.get("strategy"):
-            rate = strategy_rate(records, t)
-            if not rate or not t.get("pages"):
-                prev = t
-                continue
-            dt = min(dt, t["pages"] * 1000.0 / rate)
-        prev = t
-        if dt > 0 and isinstance(t.get("reads"), list):
-            out.append((t["t_ms"] / 1000.0, sum(t["reads"]) * 1000.0 / dt, t.get("strategy")))
-    return out
-
-
-def fig_reclaim_timeline(plt, run, others=()):
-    """The seed's figure from the timeline records (timeline.py), or from
-    the tick records of a log that has none."""
-    if timeline.timelines(run):
-        return fig_reclaim_bins(plt, [run] + [r for r in others if timeline.timelines(r)])
-    return fig_reclaim_ticks(plt, run)
-
-
-def fig_reclaim_ticks(plt, run):
-    """Worker throughput over time from the reclaim tick records, coloured
-    by the strategy paging out at that moment."""
-    rates = tick_rates(run.records)
-    if not rates:
-        return None, "no reclaim tick records"
-    fig, axes = new_figure(plt)
-    ax = axes[0]
-    ax.plot([r[0] for r in rates], [r[1] for r in rates], color="0.7", zorder=1)
-    for s in strategies([{"strategy": r[2]} for r in rates]):
-        pts = [r for r in rates if r[2] == s]
-        ax.scatter([r[0] for r in pts], [r[1] for r in pts], label=s, zorder=2)
-    label(ax, "time since reclaim began (s)", "worker reads per second (first 8 workers)",
-          "reclaim: worker throughput while paging out (tick records)")
-    return fig, None
-
-
-def window_x(tl):
-    """Each bin's x on the figure's axis: the window before in [-1, 0] (its
-    own time), the page-out in [0, 1] (a share of its length), the window
-    after in [1, 2]; so that passes of any length line up."""
-    xs, t = [], 0
-    for name, (lo, hi) in ((w, tl.window(w)) for w in timeline.WINDOWS):
-        span = sum(tl.time_us[lo:hi]) or 1
-        t = 0
-        for us in tl.time_us[lo:hi]:
-            mid = (t + us / 2.0) / span
-            xs.append({"before": mid - 1, "during": mid, "after": 1 + mid}[name])
-            t += us
-    return xs
-
-
-def fig_reclaim_bins(plt, runs):
-    """Worker reads per second against time, before / during / after the
-    page-out, every strategy on one axis (the page-out shaded), and each
-    strategy's loss with its 95% interval; several runs overlaid (the
-    first drawn strongest)."""
-    fig, axes = plt.subplots(1, 2, figsize=FIG_INCHES, dpi=DPI, layout="constrained",
-                             gridspec_kw={"width_ratios": [3, 2]})
-    ax, lax = axes
-    colours, labels = {}, []
-    for i, run in enumerate(runs):
-        for tl in timeline.timelines(run):
-            if tl.label not in colours:
-                colours[tl.label] = f"C{len(colours) % 10}"
-                labels.append(tl.label)
-            ys = [r if r is not None else float("nan") for r in tl.rates()]
-            ax.plot(window_x(tl), ys, color=colours[tl.label], linewidth=1.2 if i == 0 else 0.7,
-                    alpha=1.0 if i == 0 else 0.45, label=tl.label if i == 0 else None)
-    ax.axvspan(0, 1, color="0.85", zorder=0, label="page-out")
-    ax.set_xticks([-1, 0, 1, 2])
-    ax.set_xticklabels(["before", "page-out starts", "ends", "after"])
-    ax.set_xlim(-1, 2)
-    ax.set_ylim(bottom=0)
-    label(ax, "before (its own time) | page-out (scaled to its length) | after",
-          "worker reads per second (all workers)", "worker throughput", legend=False)
-    ax.legend(fontsize="x-small", ncol=2)
-    width = 0.8 / max(1, len(runs))
-    for i, run in enumerate(runs):
-        tls = {tl.label: timeline.result_for(run, tl) for tl in timeline.timelines(run)}
-        for j, name in enumerate(labels):
-            res = tls.get(name)
-            if not res or res.get("worker_loss_pct") is None:
-                continue
-            x, y = j - 0.4 + width * (i + 0.5), res["worker_loss_pct"]
-            lo, hi = res.get("worker_loss_lo_pct"), res.get("worker_loss_hi_pct")
-            err = [[y - lo], [hi - y]] if lo is not None and hi is not None else None
-            lax.errorbar([x], [y], yerr=err, fmt="o", color=colours[name], capsize=3,
-                         alpha=1.0 if i == 0 else 0.6)
-            after = res.get("worker_after_loss_pct")
-            if after is not None:
-                lax.plot([x], [after], marker="x", color=colours[name], linestyle="none",
-                         alpha=1.0 if i == 0 else 0.6)
-    lax.axhline(0, color="0.5", linewidth=0.8)
-    lax.set_xticks(range(len(labels)))
-    lax.set_xticklabels(labels, rotation=30, ha="right", fontsize="small")
-    label(lax, "strategy and batch", "worker loss during the page-out (%)",
-          "loss, 95% interval over bins (x: after)", legend=False, axis="y")
-    runs_txt = f"{len(runs)} run{'s' if len(runs) != 1 else ''}"
-    title = f"reclaim: workers before, during and after paging out ({runs_txt})"
-    why = caveats.union(runs, "worker_loss")
-    if any(tag == "CPUs take turns" for tag, _ in why):
-        title += "\n" + caveats.NOT_HARDWARE + "the CPUs take turns (env cpus_concurrent): " \
-            "this loss is the host's time-sharing, not the TLB's cost"
-    elif why:  # side by side, but timed by an emulator or through a hypervisor
-        title += "\n" + caveats.qualifier(why)
-    fig.suptitle(title, fontsize="medium")
+    label(ax, "cpus in the loop", "operations per second (all cpus)", "")
+    headline(fig, "flushloop: unmap + flush + remap throughput", [run], "throughput")
     return fig, None
 
 
@@ -380,8 +227,9 @@ def fig_reclaim_irqs(plt, run):
     ax.set_xticks(range(len(recs)))
     ax.set_xticklabels(labels, rotation=30, ha="right", fontsize="small")
     ax.set_yscale("log")
-    label(ax, "strategy and batch", "interrupts per GiB paged out",
-          "reclaim: interrupts per GiB paged out", legend=False, axis="y")
+    label(ax, "strategy and batch", "interrupts per GiB paged out", "", legend=False,
+          axis="y")
+    headline(fig, "reclaim: interrupts per GiB paged out", [run], "interrupts", counts=True)
     return fig, None
 
 
@@ -534,37 +382,6 @@ def write_figures(run, outdir, plt, others=()):
     return entries
 
 
-def html_page(run, entries):
-    """The page: env, figures, tables."""
-    e = html.escape
-    parts = ["<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\">",
-             f"<title>shootdown: {e(run.name)}</title>",
-             "<style>body{font-family:sans-serif;max-width:1000px;margin:auto}"
-             "pre{font-size:12px;overflow-x:auto}td,th{text-align:left;padding:2px 8px}"
-             "</style></head><body>",
-             f"<h1>shootdown results: {e(run.name)}</h1>", "<h2>Environment</h2><table>"]
-    parts += [f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in env_summary(run.env)]
-    parts.append("</table>")
-    if run.problems:
-        parts.append("<h2>Log problems</h2><ul>")
-        parts += [f"<li>{e(p)}</li>" for p in run.problems[:20]]
-        parts.append("</ul>")
-    parts.append("<h2>Figures</h2>")
-    for ent in entries:
-        if "skipped" in ent:
-            parts.append(f"<p>{e(ent['name'])}: not drawn ({e(ent['skipped'])})</p>")
-            continue
-        parts.append(f"<h3>{e(ent['suptitle'] or ent['axes'][0]['title'])}</h3>"
-                     f"<p><img src=\"{e(ent['png'])}\" width=\"{ent['width']}\" "
-                     f"height=\"{ent['height']}\" alt=\"{e(ent['name'])}\"><br>"
-                     f"<a href=\"{e(ent['svg'])}\">SVG</a></p>")
-    parts.append("<h2>Tables</h2>")
-    for title, headers, rows, right in run_tables(run):
-        parts.append(f"<h3>{e(title)}</h3><pre>{e(format_table(headers, rows, right))}</pre>")
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
-
-
 def plot_run(run, outdir, allow_reexec=False, others=()):
     """Writes the figures, manifest.json and index.html into outdir;
     returns the manifest. others: more runs, overlaid on the reclaim
@@ -576,6 +393,6 @@ def plot_run(run, outdir, allow_reexec=False, others=()):
     with open(os.path.join(outdir, "manifest.json"), "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1)
     with open(os.path.join(outdir, "index.html"), "w", encoding="utf-8") as f:
-        f.write(html_page(run, entries))
+        f.write(page.html_page(run, entries))
     return manifest
 
