@@ -230,6 +230,7 @@ def cmd_answer(args, allow_reexec):
     import answer
     import ceiling
     import findings
+    import side_by_side
     runs = load_all(args.files)
     if args.plot:
         # Before any output: matplotlib may need this command run again
@@ -241,16 +242,25 @@ def cmd_answer(args, allow_reexec):
         except plots.MissingMatplotlib as exc:
             print(f"shootdown.py answer: {exc}", file=sys.stderr)
             return EXIT_INPUT
+    # The Linux side's runs (docs/linux.md) are read beside the harness's,
+    # never pooled with them.
+    linux = [r for r in runs if side_by_side.is_linux(r)]
+    runs = [r for r in runs if not side_by_side.is_linux(r)]
     ans = answer.Answer(runs, alpha=args.alpha, threshold=args.threshold)
     ceil = ceiling.Ceiling(runs)
     claims = findings.Claims(runs, confidence=1 - args.alpha)
+    both = side_by_side.SideBySide(runs, linux, confidence=1 - args.alpha) if linux else None
     if args.json:
-        print(json.dumps(dict(ans.as_json(), ceiling=ceil.as_json(), claims=claims.as_json()),
-                         indent=1))
+        out = dict(ans.as_json(), ceiling=ceil.as_json(), claims=claims.as_json())
+        if both:
+            out["linux"] = both.as_json()
+        print(json.dumps(out, indent=1))
     elif args.markdown:
-        sys.stdout.write(ans.markdown() + ceil.markdown() + claims.markdown())
+        sys.stdout.write(ans.markdown() + ceil.markdown() + claims.markdown() +
+                         (both.markdown() if both else ""))
     else:
-        print(ans.render() + "\n" + ceil.render() + "\n" + claims.render())
+        print(ans.render() + "\n" + ceil.render() + "\n" + claims.render() +
+              ("\n" + both.render() if both else ""))
     if args.plot:
         why = plots.save_crossover(ans, args.plot, allow_reexec)
         cwhy = plots.save_ceiling(ceil, args.plot, allow_reexec)
