@@ -43,6 +43,7 @@ import stats  # noqa: E402
 import test_ceiling  # noqa: E402
 import test_compare_gate  # noqa: E402
 import test_figures  # noqa: E402
+import test_side_by_side  # noqa: E402
 import verdicts  # noqa: E402
 from runs import InputError, load, load_all  # noqa: E402
 
@@ -1228,7 +1229,8 @@ class FreshLogs(unittest.TestCase):
 # What the runner runs before the cases (FreshLogs runs after them).
 SELFTEST_CLASSES = (Histograms, Statistics, RunLevelStatistics, Compare, Claims, Answer,
                     VerdictFormats, CheckAndTable, ReclaimTimeline, Plot,
-                    test_ceiling.Synthetic) + test_compare_gate.CLASSES + test_figures.CLASSES
+                    test_ceiling.Synthetic) + test_compare_gate.CLASSES + test_figures.CLASSES + \
+    test_side_by_side.CLASSES
 
 
 if __name__ == "__main__":

@@ -105,8 +105,15 @@ class SideBySide:
                         self.confidence)
             if s is not None:
                 out[f"harness {strategy} {batch}"] = s
+        out.update(self._linux_pageout(lambda r: r.get("worker_loss_pct")))
+        return out
+
+    def _linux_pageout(self, value):
+        """{label: summary of value(record)} over the Linux runs' page-outs,
+        with INVLPGB in use and not apart."""
+        out = {}
         for on in (False, True):
-            s = summary([r.get("worker_loss_pct") for run in self.linux if linux_invlpgb(run) == on
+            s = summary([value(r) for run in self.linux if linux_invlpgb(run) == on
                          for r in run.results("linux") if r.get("workload") == "pageout"],
                         self.confidence)
             if s is not None:
@@ -126,11 +133,7 @@ class SideBySide:
                         self.confidence)
             if s is not None:
                 out[f"harness {strategy} {batch}"] = s
-        s = summary([per_gib(r.get("tlb_shootdowns"), r.get("pages")) for run in self.linux
-                     for r in run.results("linux") if r.get("workload") == "pageout"],
-                    self.confidence)
-        if s is not None:
-            out["Linux MADV_PAGEOUT"] = s
+        out.update(self._linux_pageout(lambda r: per_gib(r.get("tlb_shootdowns"), r.get("pages"))))
         return out
 
     def lines(self):
