@@ -10,6 +10,10 @@
 #include "lib/kstring.h"
 
 #define CONSOLE_EXPECT "expected com1..com4 or 0xPORT[,baud]"
+/* wait_ms='s default as text, from the one number (kernel/cpu.h). */
+#define STR_OF(x)	     #x
+#define STR_OF_VALUE(x)	     STR_OF(x)
+#define WAIT_MS_DEFAULT_TEXT STR_OF_VALUE(CPU_WAIT_MS_DEFAULT)
 /* A 16550 decodes 8 ports, so the last base that fits below 0x10000. */
 #define PORT_MAX 0xfff8
 /* The UART clock is 1.8432 MHz / 16: only divisors of it are exact. */
@@ -179,10 +183,6 @@ static bool config_parse_fault_at(const char *val, void *dst, char *why,
 }
 
 static const char *const exit_choices[] = {"halt", "reboot", NULL};
-#define STR_OF(x)	     #x
-#define WAIT_MS_DEFAULT_TEXT STR_OF_VALUE(CPU_WAIT_MS_DEFAULT)
-#define STR_OF_VALUE(x)	     STR_OF(x)
-
 static const char *const init_wait_choices[] = {"auto", "on", "off", NULL};
 /* In the order of enum idle_mode. */
 static const char *const idle_choices[] = {"auto", "poll", "hlt", "mwait",

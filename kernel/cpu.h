@@ -45,7 +45,7 @@ extern struct cpu_info cpu_info;
  * any CPU waits for another: init/main.c).
  */
 #define CPU_WAIT_MS_DEFAULT 5000
-extern uint32_t cpu_wait_us; /* 600 s at most: fits */
+extern uint32_t cpu_wait_us; /* <= 600 s (wait_ms=): 3x fits 32 bits */
 
 void cpu_identify(void);
 

@@ -153,10 +153,10 @@ class SideBySide:
             for s, h in row["harness"].items():
                 if h is None:
                     continue
-                share = lx["median"] / h["median"] if h["median"] else None
-                out.append(f"      harness {s} {fmt(h)}; the flush is "
-                           f"{share:.0%} of Linux's loop" if share is not None else
-                           f"      harness {s} {fmt(h)}")
+                line = f"      harness {s} {fmt(h)}"
+                if h["median"]:  # the flush's time over Linux's loop's
+                    line += f"; the flush is {lx['median'] / h['median']:.0%} of Linux's loop"
+                out.append(line)
         if not self.flushloop:
             out.append("    no tlb_flush2 records in the Linux runs")
         out.append(f"    seed 000 (EPYC Milan, will-it-scale tlb_flush2): {SEED000_LOOPS[0]} -> "
