@@ -361,8 +361,11 @@ class Claims(unittest.TestCase):
     def test_a_result_s_loss_is_a_percentage(self):
         self.assertEqual(checklog_claims.result_loss({"worker_loss_pct": 101}),
                          ["field 'worker_loss_pct' must be a percentage in "
-                          "[-10000, 100] (is 101)"])
+                          "[-9223372036854775808, 100] (is 101)"])
         self.assertEqual(checklog_claims.result_loss({"worker_loss_pct": -123}), [])
+        # a worker that the host left unscheduled before the page-out
+        self.assertEqual(checklog_claims.result_loss({"worker_loss_min_pct": -94433}), [])
+        self.assertEqual(len(checklog_claims.result_loss({"worker_loss_pct": -(1 << 64)})), 1)
 
     def test_one_interval_end_without_the_other(self):
         self.assertEqual(checklog_claims.loss_side("per_page", {"pct": 5, "lo_pct": 1}),
