@@ -143,8 +143,8 @@ static uint64_t emit(struct bench_ctx *ctx, const char *name, uint32_t pages,
 static void text_add(char *line, size_t cap, size_t *len, const char *fmt,
 		     uint64_t a, uint64_t b)
 {
-	*len += ksnprintf(line + *len, cap - *len, fmt, (unsigned long long)a,
-			  (unsigned long long)b);
+	*len += kscnprintf(line + *len, cap - *len, fmt, (unsigned long long)a,
+			   (unsigned long long)b);
 }
 
 static void local_curve(struct bench_ctx *ctx, uint64_t *s, unsigned n)

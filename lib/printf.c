@@ -333,3 +333,16 @@ int ksnprintf(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
+int kscnprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (size == 0)
+		return 0;
+	va_start(ap, fmt);
+	n = kvsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n < (int)size ? n : (int)size - 1;
+}

@@ -26,5 +26,12 @@ int kvformat(fmt_sink sink, void *ctx, const char *fmt, va_list ap);
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int ksnprintf(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * Like Linux's scnprintf: the same writes, but returns the bytes written
+ * (NUL excluded), never more than size - 1, so that `len += kscnprintf(buf
+ * + len, size - len, ...)` can be repeated and never runs past buf.
+ */
+int kscnprintf(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

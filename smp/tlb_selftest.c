@@ -205,12 +205,12 @@ static unsigned cpus_where(const uint64_t *v, uint64_t tag, bool want,
 	for_each_cpu(cpu, &cpus_online) {
 		if ((v[cpu] == tag) != want)
 			continue;
-		if (n++ < 8 && len < size)
-			len += ksnprintf(buf + len, size - len, "%s%u",
-					 n > 1 ? ", " : "", cpu);
+		if (n++ < 8)
+			len += kscnprintf(buf + len, size - len, "%s%u",
+					  n > 1 ? ", " : "", cpu);
 	}
-	if (n > 8 && len < size)
-		ksnprintf(buf + len, size - len, " and %u more", n - 8);
+	if (n > 8)
+		kscnprintf(buf + len, size - len, " and %u more", n - 8);
 	return n;
 }
 

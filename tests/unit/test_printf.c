@@ -253,6 +253,25 @@ static void test_truncation(void **state)
 	assert_string_equal(buf, "   ");
 }
 
+/* kscnprintf: the bytes written, so that appending never runs past buf. */
+static void test_clamped_append(void **state)
+{
+	char buf[16];
+	size_t len = 0;
+
+	(void)state;
+	memset(buf, 0xa5, sizeof(buf));
+	for (int i = 0; i < 10; i++)
+		len += kscnprintf(buf + len, sizeof(buf) - len, "%d,",
+				  1000 + i);
+	assert_int_equal(len, sizeof(buf) - 1);
+	assert_string_equal(buf, "1000,1001,1002,");
+	assert_int_equal(kscnprintf(buf, 0, "%d", 12345), 0);
+	assert_int_equal(kscnprintf(buf, 1, "%d", 12345), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(kscnprintf(buf, 6, "%d", 12345), 5);
+}
+
 struct collect {
 	char buf[BUF];
 	size_t len;
@@ -309,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_alt_zero),
 		cmocka_unit_test(test_unknown_conversions),
 		cmocka_unit_test(test_truncation),
+		cmocka_unit_test(test_clamped_append),
 		cmocka_unit_test(test_kvformat_sink),
 	};
 
