@@ -69,7 +69,7 @@ struct queue {
 _Static_assert(sizeof(struct queue) <= PAGE_SIZE, "a queue is one frame");
 
 static struct queue *queues[MAX_CPUS]; /* one frame each, online CPUs */
-static volatile uint64_t emulated_insns, synced, early;
+static volatile uint64_t synced, early;
 static volatile uint64_t refused[EMUL_ERRS];
 
 /* G bit of the leaf entry mapping va in the current tables (no locks). */
@@ -195,7 +195,6 @@ static void do_invlpgb(struct trap_frame *f, struct queue *q)
 	}
 	q->op[(q->head + q->n) % EMUL_QUEUE] = r;
 	q->n++;
-	__atomic_fetch_add(&emulated_insns, 1, __ATOMIC_RELAXED);
 }
 
 static void do_tlbsync(struct trap_frame *f, struct queue *q)
@@ -277,9 +276,4 @@ void invlpgb_emul_disable(void)
 	for_each_cpu(cpu, &cpus_online)
 		if (queues[cpu])
 			queues[cpu]->head = queues[cpu]->n = 0;
-}
-
-uint64_t invlpgb_emul_count(void)
-{
-	return emulated_insns;
 }

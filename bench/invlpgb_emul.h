@@ -27,7 +27,5 @@ bool invlpgb_emul_enable(void);
 void invlpgb_emul_report(const char *during);
 /* Stops catching them; the last invlpgb_emul_report(). */
 void invlpgb_emul_disable(void);
-/* INVLPGB instructions accepted so far. */
-uint64_t invlpgb_emul_count(void);
 
 #endif

@@ -60,44 +60,6 @@ size_t rc_tl_encode(const uint64_t *v, size_t n, char *out, size_t cap)
 	return len;
 }
 
-static int digit(char c)
-{
-	static const char abc[] = RC_TL_ALPHABET;
-
-	for (int i = 0; i < 64; i++)
-		if (abc[i] == c)
-			return i;
-	return -1;
-}
-
-long rc_tl_decode(const char *s, uint64_t *v, size_t max)
-{
-	uint64_t prev = 0;
-	size_t n = 0;
-
-	while (*s) {
-		uint64_t z = 0;
-		unsigned shift = 0;
-		int c;
-
-		do {
-			c = digit(*s);
-			if (c < 0 || shift > 60)
-				return -1;
-			z |= (uint64_t)(c & 31) << shift;
-			shift += 5;
-			s++;
-		} while ((c & 32) && *s);
-		if (c & 32)
-			return -1; /* cut short */
-		prev += (z >> 1) ^ (0 - (z & 1));
-		if ((int64_t)prev < 0 || n == max)
-			return -1;
-		v[n++] = prev;
-	}
-	return (long)n;
-}
-
 uint64_t rc_tl_t975_x1000(size_t df)
 {
 	static const uint16_t t[] = {

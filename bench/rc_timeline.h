@@ -45,13 +45,6 @@ size_t rc_tl_halve(uint64_t *cum, size_t n);
 size_t rc_tl_encode(const uint64_t *v, size_t n, char *out, size_t cap);
 
 /*
- * The inverse: up to max counts into v; returns how many, or -1 if s is
- * not a well-formed encoding (a character outside the alphabet, a value
- * cut short, a count below 0).
- */
-long rc_tl_decode(const char *s, uint64_t *v, size_t max);
-
-/*
  * The loss of during against before, as the experiment states it: 100 -
  * 100 * rate(during) / rate(before), each rate a window's counts over its
  * time (c and t: counts and microseconds per bin, n bins), in hundredths

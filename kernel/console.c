@@ -188,26 +188,10 @@ void console_enter_panic(void)
 	con.panic = true;
 }
 
-void console_write(const char *s, size_t n)
-{
-	console_lock();
-	console_write_locked(s, n);
-	console_unlock();
-}
-
 static void sink(void *ctx, const char *s, size_t n)
 {
 	(void)ctx;
 	console_write_locked(s, n);
-}
-
-void kprintf_locked(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	kvformat(sink, NULL, fmt, ap);
-	va_end(ap);
 }
 
 void kvprintf(const char *fmt, va_list ap)

@@ -23,17 +23,14 @@ const char *console_describe(void);
 /* The I/O port of the UART in use; 0 when there is none. */
 uint16_t console_port(void);
 
-/* Writes n bytes, turning "\n" into "\r\n". Takes the console lock. */
-void console_write(const char *s, size_t n);
 void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kvprintf(const char *fmt, va_list ap);
 
 /* Hold the console across several lines so they stay together. */
 void console_lock(void);
 void console_unlock(void);
-/* Write/print while already holding the lock. */
+/* Writes n bytes while already holding the lock, "\n" as "\r\n". */
 void console_write_locked(const char *s, size_t n);
-void kprintf_locked(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * After a fault: stop waiting for the lock (its holder may be the CPU that

@@ -6,8 +6,6 @@
 
 static struct {
 	report_writer write;
-	const char *prefix[REPORT_PREFIX_MAX];
-	int depth;
 	unsigned passed, failed, skipped;
 	unsigned seq;
 	const char *ratio_key; /* a summary field: report_summary_x100() */
@@ -18,19 +16,6 @@ static struct {
 void report_init(report_writer w)
 {
 	rep.write = w;
-}
-
-void report_prefix_push(const char *prefix)
-{
-	if (rep.depth < REPORT_PREFIX_MAX)
-		rep.prefix[rep.depth] = prefix;
-	rep.depth++;
-}
-
-void report_prefix_pop(void)
-{
-	if (rep.depth > 0)
-		rep.depth--;
 }
 
 struct line {
@@ -55,16 +40,11 @@ static void line_addf(struct line *l, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "KIND: prefix: prefix: " */
+/* "KIND: " */
 static void line_start(struct line *l, const char *kind)
 {
-	int depth =
-		rep.depth < REPORT_PREFIX_MAX ? rep.depth : REPORT_PREFIX_MAX;
-
 	l->len = 0;
 	line_addf(l, "%s: ", kind);
-	for (int i = 0; i < depth; i++)
-		line_addf(l, "%s: ", rep.prefix[i]);
 }
 
 /* Ends the line; an over-long one is cut and marked, never split. */

@@ -13,8 +13,7 @@
  *   @json {...}             record_begin() ... record_end()
  *   SUMMARY: ...            report_summary()
  *
- * Names get the current prefixes in front ("smp: bringup: all cpus online").
- * A name is the same in every run of one configuration: it never holds a
+ * A name starts with its subsystem ("smp: bringup: all cpus online"). A name is the same in every run of one configuration: it never holds a
  * measured number (a count, a rate, a time), which goes in the detail or
  * the why, after REPORT_DETAIL; names never contain REPORT_DETAIL and stay
  * under REPORT_NAME_MAX characters (docs/output.md, "Verdict names").
@@ -27,7 +26,6 @@
 #include "lib/json.h"
 
 #define REPORT_LINE_MAX	  512
-#define REPORT_PREFIX_MAX 8
 #define RECORD_SCHEMA	  2
 #define REPORT_DETAIL	  " -- " /* ends the name of a verdict line */
 #define REPORT_NAME_MAX	  100
@@ -45,9 +43,6 @@
 typedef void (*report_writer)(const char *head, const char *body, size_t len);
 
 void report_init(report_writer w);
-
-void report_prefix_push(const char *prefix);
-void report_prefix_pop(void);
 
 void report_pass(const char *name_fmt, ...)
 	__attribute__((format(printf, 1, 2)));

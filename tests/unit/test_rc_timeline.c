@@ -8,6 +8,50 @@
 #include <math.h>
 #include "bench/rc_timeline.h"
 
+/*
+ * The encoding's inverse, the oracle of the encoder (the host reads the
+ * records with tools/timeline_codec.py): up to max counts into v; how
+ * many, or -1 if s is not well formed (a character outside the alphabet, a
+ * value cut short, a count below 0).
+ */
+static int digit(char c)
+{
+	static const char abc[] = RC_TL_ALPHABET;
+
+	for (int i = 0; i < 64; i++)
+		if (abc[i] == c)
+			return i;
+	return -1;
+}
+
+static long rc_tl_decode(const char *s, uint64_t *v, size_t max)
+{
+	uint64_t prev = 0;
+	size_t n = 0;
+
+	while (*s) {
+		uint64_t z = 0;
+		unsigned shift = 0;
+		int c;
+
+		do {
+			c = digit(*s);
+			if (c < 0 || shift > 60)
+				return -1;
+			z |= (uint64_t)(c & 31) << shift;
+			shift += 5;
+			s++;
+		} while ((c & 32) && *s);
+		if (c & 32)
+			return -1; /* cut short */
+		prev += (z >> 1) ^ (0 - (z & 1));
+		if ((int64_t)prev < 0 || n == max)
+			return -1;
+		v[n++] = prev;
+	}
+	return (long)n;
+}
+
 static void test_bins(void **state)
 {
 	const uint64_t cum[] = {0, 10, 20, 35, 40, 50};

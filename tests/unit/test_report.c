@@ -38,12 +38,8 @@ static void test_verdict_lines(void **state)
 {
 	(void)state;
 	report_pass("boot: %s", "magic");
-	report_prefix_push("smp");
-	report_prefix_push("bringup");
-	report_fail("cpu 3", "no answer after %d ms", 100);
-	report_prefix_pop();
-	report_skip("x2apic", "CPUID.1:ECX[21] is clear");
-	report_prefix_pop();
+	report_fail("smp: bringup: cpu 3", "no answer after %d ms", 100);
+	report_skip("smp: x2apic", "CPUID.1:ECX[21] is clear");
 	report_info("hello %d", 7);
 	assert_string_equal(out,
 			    "PASS: boot: magic\n"
@@ -69,9 +65,7 @@ static void test_check(void **state)
 static void test_pass_detail(void **state)
 {
 	(void)state;
-	report_prefix_push("tsc");
-	report_pass_detail("frequency", "%d kHz from %s", 2445436, "hpet");
-	report_prefix_pop();
+	report_pass_detail("tsc: frequency", "%d kHz from %s", 2445436, "hpet");
 	assert_string_equal(out, "PASS: tsc: frequency -- 2445436 kHz from "
 				 "hpet\n");
 	assert_int_equal(report_get_counts().passed, 1);

@@ -37,14 +37,6 @@ BENCHES = ("primitives", "shootdown", "reclaim", "flushloop")
 EXIT_OK, EXIT_WORSE, EXIT_INPUT = 0, 1, 2
 
 
-def positive_float(text):
-    """argparse type: a number > 0."""
-    v = float(text)
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"{text} is not > 0")
-    return v
-
-
 def number(text):
     """A finite float from text, or argparse's error."""
     try:

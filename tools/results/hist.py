@@ -22,11 +22,6 @@ PER_OCTAVE = 4
 MAX_BUCKETS = 64
 
 
-def bucket_bounds(g):
-    """The cycles [lo, hi) that global bucket g covers."""
-    return 2.0 ** (g / PER_OCTAVE), 2.0 ** ((g + 1) / PER_OCTAVE)
-
-
 def bucket_mid(g):
     """A bucket's geometric middle: the value a rank test gives its samples
     (the buckets are even on a log scale, so the geometric mean is their
