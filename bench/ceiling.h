@@ -19,9 +19,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "bench/flush_how.h"
+#include "lib/kstring.h"
 
-#define CEILING_LINUX 33 /* tlb_single_page_flush_ceiling */
-#define CEILING_MAX_K 16 /* page counts of one curve */
+/* Linux's tlb_single_page_flush_ceiling, the K the ceiling is held to. */
+#define CEILING_LINUX	   FLUSH_SINGLE_PAGE_CEILING
+#define CEILING_LINUX_TEXT STR_OF_VALUE(FLUSH_SINGLE_PAGE_CEILING)
+#define CEILING_MAX_K	   16 /* page counts of one curve */
 /* What the ceiling records say of 33 against K*: one boot decides none. */
 #define CEILING_ONE_RUN "not determined: one run"
 /* Both sides are cycles on the initiating CPU (bench/ceiling.h). */

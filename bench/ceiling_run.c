@@ -142,7 +142,7 @@ void ceiling_report(struct result_sink *sink)
 	findings_caveats_text(d->caveats_model, nh_model, sizeof(nh_model));
 	/* The lines below carry figures: never without the qualifier. */
 	bench_printf("  ceiling: K* [within-run interval] pages per way and W, "
-		     "%s cycles; 33 against it: %s%s%s\n",
+		     "%s cycles; " CEILING_LINUX_TEXT " against it: %s%s%s\n",
 		     CEILING_CURRENCY, CEILING_ONE_RUN, nh[0] ? "; " : "",
 		     nh[0] ? nh : " (a hardware answer)");
 	for (unsigned w = 0; w < CEILING_WAYS; w++)

@@ -41,21 +41,24 @@ static void print_ceiling(const struct ceiling_decision *c, fline_sink sink)
 	char k[16];
 
 	if (!c->have) {
-		report_info("findings: flush ceiling (Linux: 33 pages): no "
-			    "data: %s",
-			    c->why_not);
+		report_info(
+			"findings: flush ceiling (Linux: " CEILING_LINUX_TEXT
+			" pages): no data: %s",
+			c->why_not);
 		return;
 	}
 	r = &c->way[c->answer_way];
 	fline_begin(&l, sink, NULL, c->caveats,
-		    "findings: flush ceiling (Linux: 33 pages)");
+		    "findings: flush ceiling (Linux: " CEILING_LINUX_TEXT
+		    " pages)");
 	fline_add(&l, "K*(W) %s, %s cycles, within the run: ",
 		  ceiling_way_name(c->answer_way), CEILING_CURRENCY);
 	for (unsigned i = 0; i < r->npt; i++)
 		add_point(&l, &r->pt[i], i == 0);
 	fline_add(&l, " (answer W %u: the largest within the L2 TLB)",
 		  c->answer_w);
-	fline_add(&l, "; 33 against K*: %s", CEILING_ONE_RUN);
+	fline_add(&l, "; " CEILING_LINUX_TEXT " against K*: %s",
+		  CEILING_ONE_RUN);
 	if (r->have_cap)
 		fline_add(&l, "; one by one under %u ns up to K %s",
 			  CEILING_CAP_NS,

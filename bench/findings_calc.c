@@ -8,9 +8,9 @@
 #include "bench/result.h"
 #include "bench/stats.h"
 #include "lib/string.h"
+#include "mm/pt.h"
 
 #define GIB_PAGES 262144u /* 4 KiB pages in a GiB */
-#define PMD_PAGES 512u
 
 /*
  * Linux 6.15+: an mm active on more than 3 CPUs gets a global ASID and

@@ -138,8 +138,8 @@ static void fit_reclaim(struct plan *p, const struct plan_costs *c,
 		pages = (share - plan_rc_fixed_cycles(rc, c)) / per_page;
 	else
 		pages = per_page ? 0 : rc->cold_pages;
-	pages -= pages % PLAN_PMD_PAGES;
-	rc->cold_pages = pages < PLAN_PMD_PAGES ? PLAN_PMD_PAGES : pages;
+	pages -= pages % PMD_PAGES;
+	rc->cold_pages = pages < PMD_PAGES ? PMD_PAGES : pages;
 	if (rc->cold_pages > old_cold)
 		rc->cold_pages = old_cold;
 	note(p, "reclaim: cold region %llu -> %llu MiB, hot %llu -> %llu MiB",

@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "mm/pt.h"
 
 /*
  * The CPU counts flushloop runs at, the one series: 1, 2, 4, ... and then
@@ -46,7 +47,6 @@ static inline unsigned cpu_series_next(unsigned n, unsigned all)
 #define PLAN_MIN_SAMPLES     10
 #define PLAN_MIN_WARMUP	     2
 #define PLAN_MIN_DURATION_MS 10
-#define PLAN_PMD_PAGES	     512
 #define PLAN_NOTES_MAX	     8
 #define PLAN_NOTE_LEN	     160
 #define PLAN_LIST_MAX	     32

@@ -14,12 +14,12 @@
 #include "kernel/cpu.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
+#include "mm/pt.h"
 #include "mm/vm.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
-#define GIB	  (1ull << 30)
-#define PMD_PAGES 512
+#define GIB (1ull << 30)
 /* The pilot's workers' baseline window (they only need to be running). */
 #define PILOT_BASE_US 1000
 

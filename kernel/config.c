@@ -11,8 +11,6 @@
 
 #define CONSOLE_EXPECT "expected com1..com4 or 0xPORT[,baud]"
 /* wait_ms='s default as text, from the one number (kernel/cpu.h). */
-#define STR_OF(x)	     #x
-#define STR_OF_VALUE(x)	     STR_OF(x)
 #define WAIT_MS_DEFAULT_TEXT STR_OF_VALUE(CPU_WAIT_MS_DEFAULT)
 /* A 16550 decodes 8 ports, so the last base that fits below 0x10000. */
 #define PORT_MAX 0xfff8

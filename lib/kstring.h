@@ -12,6 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A macro's value as a string literal: STR_OF_VALUE(33) is "33". */
+#define STR_OF(x)	#x
+#define STR_OF_VALUE(x) STR_OF(x)
+
 void *kmemcpy(void *dst, const void *src, size_t n);
 void *kmemset(void *dst, int c, size_t n);
 int kmemcmp(const void *a, const void *b, size_t n);

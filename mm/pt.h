@@ -47,7 +47,9 @@
 #define PTE_PKEY_MASK (0xfull << 59)
 
 #define PT_ENTRIES    512
-#define PT_PA_LIMIT   (1ull << 52)
+/* 4 KiB pages one PMD entry covers (2 MiB): a page table's worth. */
+#define PMD_PAGES   PT_ENTRIES
+#define PT_PA_LIMIT (1ull << 52)
 
 /* The page sizes, numbered as the level that holds their leaf. */
 enum pt_size { PT_4K = 1, PT_2M = 2, PT_1G = 3 };

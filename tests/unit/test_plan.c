@@ -284,8 +284,8 @@ static void test_fits_and_keeps_the_shape(void **state)
 	assert_true(p.sd.samples >= PLAN_MIN_SAMPLES);
 	assert_true(p.sd.warmup >= PLAN_MIN_WARMUP);
 	/* Whole PMDs, at least one, no more than configured. */
-	assert_int_equal(p.rc.cold_pages % PLAN_PMD_PAGES, 0);
-	assert_true(p.rc.cold_pages >= PLAN_PMD_PAGES);
+	assert_int_equal(p.rc.cold_pages % PMD_PAGES, 0);
+	assert_true(p.rc.cold_pages >= PMD_PAGES);
 	assert_true(p.rc.cold_pages < 338 * 256);
 	assert_int_equal(p.rc.nbatches, 3);
 	assert_true(p.fl.duration_ms >= PLAN_MIN_DURATION_MS);
@@ -344,8 +344,8 @@ static void test_huge_budget_no_overflow(void **state)
 	p.budget_ms = 1000000ull * 1000;
 	plan_make(&p, &server);
 	assert_true(p.rc.cold_pages <= 20480 * 256);
-	assert_true(p.rc.cold_pages >= PLAN_PMD_PAGES);
-	assert_int_equal(p.rc.cold_pages % PLAN_PMD_PAGES, 0);
+	assert_true(p.rc.cold_pages >= PMD_PAGES);
+	assert_int_equal(p.rc.cold_pages % PMD_PAGES, 0);
 }
 
 static void test_user_values_are_never_reduced(void **state)
@@ -411,7 +411,7 @@ static void test_tiny_budget_stops_at_minimums(void **state)
 	plan_make(&p, &tcg4);
 	assert_int_equal(p.sd.samples, PLAN_MIN_SAMPLES);
 	assert_int_equal(p.sd.warmup, PLAN_MIN_WARMUP);
-	assert_int_equal(p.rc.cold_pages, PLAN_PMD_PAGES);
+	assert_int_equal(p.rc.cold_pages, PMD_PAGES);
 	assert_int_equal(p.fl.duration_ms, PLAN_MIN_DURATION_MS);
 	assert_false(p.fits);
 }
