@@ -15,7 +15,6 @@
 #include "smp/smp.h"
 
 #define COST_ROUNDS 31 /* odd: the median is one of them */
-#define WAIT_US	    1000000
 /* Pages read for the cost of a read that misses the TLB. */
 #define TOUCH_VA    (EXPERIMENT_BASE + (12ull << 30))
 #define TOUCH_PAGES 64
@@ -123,7 +122,7 @@ static uint64_t ipi_all_busy(const struct cpumask *all, uint64_t over)
 		bg_start(&busy, cpu, busy_reader, &load);
 	cost = cost_of(OP_IPI_ALL, all, all, over);
 	load.stop = true;
-	bg_wait(&busy, WAIT_US);
+	bg_wait(&busy, cpu_wait_us);
 	return cost;
 }
 

@@ -22,13 +22,12 @@
 #include "mm/pagefault.h"
 #include "mm/vm.h"
 
-#define WAIT_US FLUSH_WAIT_US
 /*
  * How long the participants may take to see a round's end: a CPU that
  * stopped costs each of them two missed waits, a ping and a lock probe
  * (smp.h) before it is out of their way.
  */
-#define ROUND_END_US (4 * WAIT_US)
+#define ROUND_END_US (4 * FLUSH_WAIT_US)
 /*
  * A tick record every 500 ms: at default settings flushloop runs 700 ms
  * (6 rounds of 100 ms under 4 CPUs, and the cross-CPU control), and a

@@ -25,10 +25,8 @@
 #include "smp/concurrency.h"
 
 /* Edges a window holds: 4096 x 1 ms is 4 s before the first halving. */
-#define CAP 4096
-/* Reads come in chunks of this many (reclaim_workers.c): exact in units */
-#define READS_UNIT 64
-#define MAX_BINS   (RC_TL_BEFORE_BINS + RC_TL_DURING_BINS + 1 + RC_TL_AFTER_BINS)
+#define CAP	 4096
+#define MAX_BINS (RC_TL_BEFORE_BINS + RC_TL_DURING_BINS + 1 + RC_TL_AFTER_BINS)
 
 static uint64_t *at(struct rc_tl *tl, int win, unsigned s, uint64_t i)
 {
@@ -65,7 +63,7 @@ static void snap(struct rc_tl *tl, const struct rc_state *st, int win,
 		 uint64_t i, uint64_t now, uint64_t done)
 {
 	for (unsigned w = 0; w < tl->workers; w++)
-		*at(tl, win, w, i) = st->workers[w].reads / READS_UNIT;
+		*at(tl, win, w, i) = st->workers[w].reads / RC_READS_CHUNK;
 	*at(tl, win, tl->workers, i) = done;
 	*at(tl, win, tl->workers + 1, i) = now - tl->t_begin;
 }
@@ -107,8 +105,8 @@ uint64_t rc_tl_before(struct rc_tl *tl, struct rc_state *st, uint64_t cycles)
 	copy_snap(tl, RC_TL_DURING, 0, RC_TL_BEFORE, tl->edges[RC_TL_BEFORE]);
 	/* The loss's snapshots are the timeline's own: the bins sum to them */
 	for (unsigned w = 0; w < tl->workers; w++) {
-		st->snap[0][w] = *at(tl, RC_TL_BEFORE, w, 0) * READS_UNIT;
-		st->snap[1][w] = *at(tl, RC_TL_DURING, w, 0) * READS_UNIT;
+		st->snap[0][w] = *at(tl, RC_TL_BEFORE, w, 0) * RC_READS_CHUNK;
+		st->snap[1][w] = *at(tl, RC_TL_DURING, w, 0) * RC_READS_CHUNK;
 	}
 	tl->start = t1;
 	tl->width[RC_TL_DURING] = tl->fine_cycles;
@@ -148,7 +146,8 @@ void rc_tl_after(struct rc_tl *tl, struct rc_state *st, uint64_t t2,
 
 	snap(tl, st, RC_TL_DURING, last, t2, pages);
 	for (unsigned w = 0; w < tl->workers; w++)
-		st->snap[2][w] = *at(tl, RC_TL_DURING, w, last) * READS_UNIT;
+		st->snap[2][w] =
+			*at(tl, RC_TL_DURING, w, last) * RC_READS_CHUNK;
 	copy_snap(tl, RC_TL_AFTER, 0, RC_TL_DURING, last);
 	tl->end = t2;
 	spin_window(tl, st, RC_TL_AFTER, t2, cycles, pages,
@@ -318,7 +317,7 @@ void rc_tl_emit(struct rc_tl *tl, struct rc_run *run)
 	json_str(&rec.j, "strategy", k->name);
 	json_u64(&rec.j, "batch", k->batch);
 	json_u64(&rec.j, "workers", tl->workers);
-	json_u64(&rec.j, "reads_unit", READS_UNIT);
+	json_u64(&rec.j, "reads_unit", RC_READS_CHUNK);
 	json_bool(&rec.j, "cpus_concurrent", cpus_run_concurrently());
 	/* as the bins have it: to the microsecond the time series sums to */
 	json_u64(&rec.j, "pageout_us",

@@ -22,6 +22,11 @@ struct rc_run;
  * (bench/rc_timeline.h), and needs 5 a window: 50 bins give 7 blocks of
  * 7, and leave room for bins correlated up to tau = 10 (rho 0.8).
  */
+/*
+ * The workers count their reads in chunks of this many (reclaim_workers.c),
+ * and the timeline stores counts in these units: exact, never rounded.
+ */
+#define RC_READS_CHUNK	  64
 #define RC_TL_BEFORE_BINS 50
 #define RC_TL_DURING_BINS 100
 #define RC_TL_AFTER_BINS  50

@@ -13,8 +13,6 @@
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
-#define WAIT_US		FLUSH_WAIT_US
-#define READS_PER_WRITE 64
 #define WRITES_PER_PAGE 8
 
 /*
@@ -32,11 +30,11 @@ static void worker_loop(void *arg)
 	rng_seed(&rng, me->seed);
 	me->page = p;
 	while (!__atomic_load_n(&st->stop, __ATOMIC_ACQUIRE)) {
-		for (int i = 0; i < READS_PER_WRITE; i++)
+		for (int i = 0; i < RC_READS_CHUNK; i++)
 			(void)*(volatile uint64_t *)rc_hot_va(
 				st, me->index,
 				rng_below(&rng, bytes / 64) * 64);
-		me->reads += READS_PER_WRITE;
+		me->reads += RC_READS_CHUNK;
 		/*
 		 * One PAUSE per 64 reads (about 2% on hardware, the same in
 		 * every run): single-threaded TCG switches vCPUs only at
@@ -94,7 +92,7 @@ void rc_workers_start(struct rc_state *st)
 void rc_workers_stop(struct rc_state *st)
 {
 	__atomic_store_n(&st->stop, true, __ATOMIC_RELEASE);
-	bg_wait(&st->worker_group, WAIT_US);
+	bg_wait(&st->worker_group, FLUSH_WAIT_US);
 }
 
 /* Reads per million cycles: 64-bit math (no libgcc in the kernel). */
