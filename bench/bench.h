@@ -28,7 +28,7 @@
  */
 struct bench_sizes {
 	uint32_t sd_samples, sd_warmup; /* shootdown */
-	struct param_list sd_targets;	/* shootdown, unresolved */
+	struct cmdline_list sd_targets; /* shootdown, unresolved */
 	uint64_t reclaim_mb, hot_mb;	/* 0: from free RAM */
 	uint64_t flushloop_ms;
 };

@@ -22,12 +22,6 @@ static const char *const strategy_choices[] = {STRATEGY_NAMES, NULL};
 static const char *const target_words[] = {"all", "auto", NULL};
 static const uint32_t target_values[] = {PARAM_TARGETS_ALL, PARAM_TARGETS_AUTO};
 
-/* lib/cmdline writes a list key's struct cmdline_list into the field. */
-_Static_assert(sizeof(struct param_list) == sizeof(struct cmdline_list) &&
-		       offsetof(struct param_list, v) ==
-			       offsetof(struct cmdline_list, v),
-	       "struct param_list is not laid out as struct cmdline_list");
-
 static size_t parse_invlpgb(const char *val, void *dst,
 			    const struct diag_sink *d)
 {

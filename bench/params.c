@@ -26,7 +26,7 @@ static int find_word(const char *const *words, const struct cmdline_item *it)
 }
 
 /* Adds v unless it is there; false if the list is full. */
-static bool list_add(struct param_list *l, uint32_t v)
+static bool list_add(struct cmdline_list *l, uint32_t v)
 {
 	for (uint32_t i = 0; i < l->n; i++) {
 		if (l->v[i] == v)
@@ -38,7 +38,7 @@ static bool list_add(struct param_list *l, uint32_t v)
 	return true;
 }
 
-void params_default_targets(uint32_t responders, struct param_list *out)
+void params_default_targets(uint32_t responders, struct cmdline_list *out)
 {
 	kmemset(out, 0, sizeof(*out));
 	/* Leave room for `responders` itself at the end. */
@@ -53,7 +53,7 @@ void params_default_targets(uint32_t responders, struct param_list *out)
  * "cmdline: 'targets=LIST': ", as lib/cmdline words a note on a word: the
  * run-time half of the same key's diagnostics.
  */
-static void targets_begin(struct kbuf *b, const struct param_list *in)
+static void targets_begin(struct kbuf *b, const struct cmdline_list *in)
 {
 	static const char key[] = "targets=";
 	char word[sizeof(key) + PARAM_DIAG_LEN];
@@ -66,7 +66,7 @@ static void targets_begin(struct kbuf *b, const struct param_list *in)
 	kbuf_puts(b, "': ");
 }
 
-static size_t too_many(const struct param_list *in, uint32_t v,
+static size_t too_many(const struct cmdline_list *in, uint32_t v,
 		       uint32_t responders, const struct diag_sink *d)
 {
 	char msg[PARAM_DIAG_LEN];
@@ -85,7 +85,7 @@ static size_t too_many(const struct param_list *in, uint32_t v,
 	return emit(d, &b);
 }
 
-static size_t full(const struct param_list *in, const struct diag_sink *d)
+static size_t full(const struct cmdline_list *in, const struct diag_sink *d)
 {
 	char msg[PARAM_DIAG_LEN];
 	struct kbuf b;
@@ -98,10 +98,11 @@ static size_t full(const struct param_list *in, const struct diag_sink *d)
 	return emit(d, &b);
 }
 
-size_t params_resolve_targets(const struct param_list *in, uint32_t responders,
-			      struct param_list *out, const struct diag_sink *d)
+size_t params_resolve_targets(const struct cmdline_list *in,
+			      uint32_t responders, struct cmdline_list *out,
+			      const struct diag_sink *d)
 {
-	struct param_list def;
+	struct cmdline_list def;
 	bool fits = true;
 	size_t nd = 0;
 
@@ -289,7 +290,7 @@ bool params_parse_delay(const char *s, const char *const *strategies,
 	return true;
 }
 
-size_t params_list_format(const struct param_list *l, char *buf, size_t size)
+size_t params_list_format(const struct cmdline_list *l, char *buf, size_t size)
 {
 	size_t len = 0;
 

@@ -37,15 +37,6 @@
 #define PARAM_TARGETS_ALL  UINT32_MAX	    /* every responder */
 #define PARAM_TARGETS_AUTO (UINT32_MAX - 1) /* 1, 2, 4, ... and all */
 
-/*
- * A list key's value: lib/cmdline's struct cmdline_list under the name
- * the experiments use (the layout is checked in bench/options.c).
- */
-struct param_list {
-	uint32_t n;
-	uint32_t v[PARAM_LIST_MAX];
-};
-
 enum param_invlpgb_mode {
 	PARAM_INVLPGB_AUTO, /* the instruction where CPUID has it, bare metal */
 	PARAM_INVLPGB_OFF,  /* never */
@@ -84,10 +75,11 @@ struct param_delay {
  * written by its key's parser (bench/options.c), with its default.
  */
 struct bench_params {
-	struct param_list bench;      /* indices into the experiment table */
-	struct param_list strategies; /* indices into the strategy table */
-	struct param_list pages;      /* 1..PARAM_PAGES_MAX */
-	struct param_list targets; /* unresolved: see params_resolve_targets */
+	struct cmdline_list bench;	/* indices into the experiment table */
+	struct cmdline_list strategies; /* indices into the strategy table */
+	struct cmdline_list pages;	/* 1..PARAM_PAGES_MAX */
+	struct cmdline_list
+		targets; /* unresolved: see params_resolve_targets */
 	struct param_invlpgb invlpgb;
 	uint64_t samples, warmup;
 	uint64_t reclaim_mb, hot_mb, duration_ms;
@@ -115,7 +107,7 @@ struct bench_params {
 };
 
 /* 1, 2, 4, 8, ... up to `responders`, then `responders` itself. */
-void params_default_targets(uint32_t responders, struct param_list *out);
+void params_default_targets(uint32_t responders, struct cmdline_list *out);
 
 /*
  * Turns a targets list into responder counts for a machine with
@@ -126,8 +118,8 @@ void params_default_targets(uint32_t responders, struct param_list *out);
  * Nothing to run (out->n == 0) when responders == 0. Returns how many
  * diagnostics there were.
  */
-size_t params_resolve_targets(const struct param_list *in, uint32_t responders,
-			      struct param_list *out,
+size_t params_resolve_targets(const struct cmdline_list *in,
+			      uint32_t responders, struct cmdline_list *out,
 			      const struct diag_sink *d);
 
 /*
@@ -155,6 +147,6 @@ bool params_parse_delay(const char *s, const char *const *strategies,
  * "1,2,8" (`all`/`auto` by name) into buf, always terminated when
  * size > 0; returns the length of the whole text, as snprintf does.
  */
-size_t params_list_format(const struct param_list *l, char *buf, size_t size);
+size_t params_list_format(const struct cmdline_list *l, char *buf, size_t size);
 
 #endif

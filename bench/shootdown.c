@@ -16,10 +16,10 @@
  * (NULL: the plan's look, the run says them).
  */
 static void build_lists(struct sd_config *sw, const struct bench_params *p,
-			const struct param_list *targets, unsigned responders,
+			const struct cmdline_list *targets, unsigned responders,
 			const struct diag_sink *d)
 {
-	struct param_list t;
+	struct cmdline_list t;
 
 	for (uint32_t i = 0; i < p->pages.n; i++) /* 1..SD_MAX_PAGES */
 		sw->pages[sw->npages++] = p->pages.v[i];

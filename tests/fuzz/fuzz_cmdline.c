@@ -189,7 +189,7 @@ static void same_params(const struct bench_params *a,
 }
 
 /* Responder counts: 1..max, no repeats. */
-static void check_counts(const struct param_list *l, uint32_t max)
+static void check_counts(const struct cmdline_list *l, uint32_t max)
 {
 	FUZZ_CHECK(l->n <= PARAM_LIST_MAX, "resolved: %u values", l->n);
 	for (uint32_t i = 0; i < l->n; i++) {
@@ -210,7 +210,7 @@ static void check_counts(const struct param_list *l, uint32_t max)
 			   diag_count - before_);                     \
 	} while (0)
 
-static void check_format(const struct param_list *l, size_t size)
+static void check_format(const struct cmdline_list *l, size_t size)
 {
 	char big[PARAM_LIST_MAX * 12 + 1], small[256];
 	size_t len = params_list_format(l, big, sizeof(big));
@@ -235,7 +235,7 @@ static void check_format(const struct param_list *l, size_t size)
 static void check_params(const struct bench_params *p, uint32_t responders,
 			 size_t fmt_size)
 {
-	struct param_list resolved;
+	struct cmdline_list resolved;
 
 	/* The lists' items: check_table. */
 	FUZZ_CHECK(p->strategies.n > 0, "no strategy (the default is all)");
@@ -267,7 +267,7 @@ static void raw_parsers(const char *line, size_t fmt_size)
 {
 	struct param_invlpgb inv;
 	struct cmdline_list l;
-	struct param_list pl;
+	struct cmdline_list pl;
 
 	for (size_t i = 0; i < bench_nopts; i++) {
 		const struct cmdline_opt *o = &bench_opts[i];

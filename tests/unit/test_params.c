@@ -284,7 +284,7 @@ static void test_targets_parse(void **state)
 
 static void test_targets_default(void **state)
 {
-	struct param_list l;
+	struct cmdline_list l;
 
 	(void)state;
 	params_default_targets(0, &l);
@@ -309,7 +309,7 @@ static void test_targets_default(void **state)
 }
 
 static size_t resolve(const char *s, uint32_t responders,
-		      struct param_list *out)
+		      struct cmdline_list *out)
 {
 	struct bench_params p;
 	char line[512];
@@ -322,7 +322,7 @@ static size_t resolve(const char *s, uint32_t responders,
 
 static void test_targets_resolve(void **state)
 {
-	struct param_list l, empty = {0};
+	struct cmdline_list l, empty = {0};
 
 	(void)state;
 	assert_int_equal(resolve("auto", 7, &l), 0);
@@ -352,7 +352,7 @@ static void test_targets_resolve(void **state)
 static void test_targets_resolve_full(void **state)
 {
 	char line[512] = "";
-	struct param_list l;
+	struct cmdline_list l;
 
 	(void)state;
 	for (int i = 1; i <= 31; i++)
@@ -571,9 +571,9 @@ static void test_invlpgb_bad(void **state)
 
 static void test_list_format(void **state)
 {
-	struct param_list l = {
+	struct cmdline_list l = {
 		4, {1, 4096, PARAM_TARGETS_ALL, PARAM_TARGETS_AUTO}};
-	struct param_list none = {0};
+	struct cmdline_list none = {0};
 	char buf[32];
 
 	(void)state;
