@@ -99,10 +99,15 @@ include tests/unit/unit.mk
 include tests/fuzz/fuzz.mk
 
 # Formatting and host tests first: they are quick and name the broken
-# function; then a few seconds of each fuzz target; then the QEMU cases.
+# function; then a few seconds of each fuzz target; then the QEMU cases;
+# then the tools that boot the harness their own way. The targets of one
+# line that leave a core idle (waits on a console, a browser, one QEMU at a
+# time) run two at once, each one's output kept together.
 check: deps-ensure
-	$(MAKE) format-check layers-check freestanding-check unit sol-test \
-		launcher-test page-test fuzz-smoke qemu-check ci-test soak-smoke lava-check
+	$(MAKE) format-check layers-check freestanding-check unit
+	$(MAKE) -j2 --output-sync=target sol-test launcher-test page-test fuzz-smoke
+	$(MAKE) qemu-check
+	$(MAKE) -j2 --output-sync=target ci-test soak-smoke lava-check
 
 # A fresh machine: as root, install what is missing; else say what to run.
 # QEMU 10 too (x2APIC, > 255 CPUs: the qemu10 cases), where it can be had.

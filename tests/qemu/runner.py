@@ -317,6 +317,41 @@ def run_results_selftest():
     return res.wasSuccessful(), details[-20:]
 
 
+# The self-tests, each in a child process of its own (they are
+# single-threaded and import what they test, so they run beside the build
+# and the first cases instead of before them): kind -> (its TAP name, what
+# a failure means, the function).
+SELFTESTS = {
+    "checklog": ("checklog self-test", "tools/checklog.py fails its sample logs",
+                 run_selftest),
+    "results": ("results CLI self-test (synthetic runs, sample logs)",
+                "tools/shootdown.py fails its own tests", run_results_selftest),
+}
+SELFTEST_TIMEOUT = 900  # seconds; either takes well under a minute
+
+
+def selftest_main(kind):
+    """runner.py --selftest KIND: runs one self-test, prints what failed."""
+    ok, details = SELFTESTS[kind][2]()
+    print("\n".join(details))
+    return 0 if ok else 1
+
+
+def selftest_job(kind):
+    """Runs self-test kind in a child; returns (ok, details, seconds)."""
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--selftest", kind],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              timeout=SELFTEST_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        return False, [f"no end after {SELFTEST_TIMEOUT} s"], time.monotonic() - t0
+    lines = [ln for ln in proc.stdout.decode("utf-8", "replace").splitlines() if ln.strip()]
+    if proc.returncode and not lines:
+        lines = [f"exited {proc.returncode}"]
+    return proc.returncode == 0, lines[-20:], time.monotonic() - t0
+
+
 class _EachResult(unittest.TestResult):
     """Collects (test, outcome, text) for every test, in order."""
 
@@ -731,6 +766,8 @@ def main(argv=None):
     if argv[:1] == ["soak"]:
         import soak  # noqa: E402  (tests/qemu, on the path above)
         return soak.main(argv[1:])
+    if argv[:1] == ["--selftest"] and len(argv) == 2 and argv[1] in SELFTESTS:
+        return selftest_main(argv[1])
     ap = argparse.ArgumentParser(description="Boot the harness in a matrix of QEMU "
                                  "configurations and check every console log.")
     ap.add_argument("--jobs", "-j", type=int, default=2, help="runs at once (default 2)")
@@ -766,20 +803,8 @@ def main(argv=None):
         opts.kernel = os.path.abspath(opts.kernel)
     rep = Reporter()
     print("TAP version 13", flush=True)
-    t0 = time.monotonic()
-    ok, details = run_selftest()
-    if ok:
-        rep.ok("checklog self-test", time.monotonic() - t0)
-    else:
-        rep.fail("checklog self-test", "tools/checklog.py fails its sample logs", details)
-
-    t0 = time.monotonic()
-    ok, details = run_results_selftest()
-    if ok:
-        rep.ok("results CLI self-test (synthetic runs, sample logs)", time.monotonic() - t0)
-    else:
-        rep.fail("results CLI self-test (synthetic runs, sample logs)",
-                 "tools/shootdown.py fails its own tests", details)
+    pool = ThreadPoolExecutor(max_workers=opts.jobs)
+    selftests = {pool.submit(selftest_job, kind): kind for kind in SELFTESTS}
 
     tools = have_tools()
     built = True
@@ -838,6 +863,14 @@ def main(argv=None):
         else:
             rep.fail(case.name, reason, details)
 
+    def record_selftest(kind, result):
+        ok, details, secs = result
+        name, why, _ = SELFTESTS[kind]
+        if ok:
+            rep.ok(name, secs)
+        else:
+            rep.fail(name, why, details)
+
     # The results group's consoles are compared with each other (two runs
     # of one configuration must compare as no change), so they run after
     # the others, among themselves only: a run beside a multi-threaded TCG
@@ -845,12 +878,14 @@ def main(argv=None):
     # are all single-threaded TCG, so --jobs of them at once (in the file's
     # order, which interleaves the sides) each have a host thread alike.
     alone = [c for c in todo if c.group == "results"]
-    pool = ThreadPoolExecutor(max_workers=opts.jobs)
     try:
         futures = {pool.submit(runner.execute, c): c
                    for c in longest_first([c for c in todo if c not in alone])}
-        for fut in as_completed(futures):
-            record(futures[fut], fut.result())
+        for fut in as_completed(list(selftests) + list(futures)):
+            if fut in selftests:
+                record_selftest(selftests[fut], fut.result())
+            else:
+                record(futures[fut], fut.result())
         futures = {pool.submit(runner.execute, c): c for c in alone}
         for fut in as_completed(futures):
             record(futures[fut], fut.result())

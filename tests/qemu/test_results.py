@@ -1093,7 +1093,7 @@ class FreshLogs(unittest.TestCase):
         (its structure, not its values)."""
         import plot_reclaim
         import timeline
-        log, = self.need("reclaim-4cpu-mttcg")
+        log, = self.need("reclaim-2cpu-mttcg")
         run = load(log)
         tls = timeline.timelines(run)
         names = {(r.get("strategy"), r.get("batch")) for r in run.results("reclaim")
