@@ -33,6 +33,32 @@
 #define PARAM_TARGETS_MAX   65535
 #define PARAM_SAMPLES_MAX   1000000
 #define PARAM_WARMUP_MAX    100000
+/*
+ * PARAM_PAGES_DEFAULT as numbers, for the code that models the default
+ * sweep (bench/plan.c) or reuses its page counts (bench/refill.c), so
+ * that the text stays the one definition. Writes at most max; returns
+ * how many there are.
+ */
+static inline size_t param_pages_default(uint32_t *out, size_t max)
+{
+	const char *s = PARAM_PAGES_DEFAULT;
+	size_t n = 0;
+	uint32_t v = 0;
+
+	for (;; s++) {
+		if (*s >= '0' && *s <= '9') {
+			v = v * 10 + (uint32_t)(*s - '0');
+			continue;
+		}
+		if (n < max)
+			out[n] = v;
+		n++;
+		v = 0;
+		if (!*s)
+			return n;
+	}
+}
+
 /* Items of targets= that stand for a number known only at run time. */
 #define PARAM_TARGETS_ALL  UINT32_MAX	    /* every responder */
 #define PARAM_TARGETS_AUTO (UINT32_MAX - 1) /* 1, 2, 4, ... and all */

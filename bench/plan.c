@@ -5,6 +5,7 @@
  * default suite's plan.
  */
 #include "bench/plan.h"
+#include "bench/params.h"
 #include "bench/plan_cost.h"
 #include "lib/printf.h"
 
@@ -252,7 +253,6 @@ void plan_make(struct plan *p, const struct plan_costs *c)
 }
 
 /* The config's defaults (kernel/config.c, bench/params.h). */
-static const uint32_t default_pages[] = {1, 2, 8, 32, 33, 64, 512};
 #define DEFAULT_SAMPLES	    200
 #define DEFAULT_WARMUP	    20
 #define DEFAULT_DURATION_MS 100
@@ -262,9 +262,9 @@ static void default_shootdown(const struct plan_machine *m,
 {
 	uint32_t resp = m->cpus - 1;
 
-	for (size_t i = 0; i < sizeof(default_pages) / sizeof(*default_pages);
-	     i++)
-		sd->pages[sd->npages++] = default_pages[i];
+	sd->npages = param_pages_default(sd->pages, PLAN_LIST_MAX);
+	if (sd->npages > PLAN_LIST_MAX)
+		sd->npages = PLAN_LIST_MAX;
 	/* targets=auto: 1, 2, 4, ... and all */
 	for (uint32_t t = 1; t < resp && sd->ntargets < PLAN_LIST_MAX - 1;
 	     t *= 2)

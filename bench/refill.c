@@ -33,7 +33,7 @@
 #define REFILL_PAGES	 (2 * REFILL_L2_MAX + REFILL_MAX_K)
 
 /* The local flush's page counts: the shootdown sweep's default ones. */
-static const uint32_t ks[] = {1, 2, 8, 32, 33, 64, 512};
+static uint32_t ks[PARAM_LIST_MAX], nks;
 static uint32_t ws[REFILL_NW], nw;
 static uint32_t l2; /* L2 TLB entries, for the records */
 static unsigned mapped;
@@ -153,7 +153,8 @@ static void local_curve(struct bench_ctx *ctx, uint64_t *s, unsigned n)
 	size_t len = 0;
 
 	text_add(line, sizeof(line), &len, "  invlpg-range p50 (cyc):", 0, 0);
-	for (unsigned j = 0; j < sizeof(ks) / sizeof(ks[0]); j++) {
+	nks = param_pages_default(ks, PARAM_LIST_MAX);
+	for (unsigned j = 0; j < nks && j < PARAM_LIST_MAX; j++) {
 		for (unsigned i = 0; i < BENCH_WARMUP + n; i++) {
 			uint64_t t0;
 

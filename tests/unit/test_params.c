@@ -194,6 +194,24 @@ static void test_pages_good(void **state)
 	expect_list(&p.pages, 1, 7);
 }
 
+/* The numbers the plan and refill take are the command line's default. */
+static void test_pages_default_as_numbers(void **state)
+{
+	struct bench_params p;
+	uint32_t v[PARAM_LIST_MAX], few[3];
+
+	(void)state;
+	expect_diags("", &p, 0);
+	assert_int_equal(param_pages_default(v, PARAM_LIST_MAX), p.pages.n);
+	for (uint32_t i = 0; i < p.pages.n; i++)
+		assert_int_equal(v[i], p.pages.v[i]);
+	/* never past max, and the count says how many there are */
+	few[2] = 77;
+	assert_int_equal(param_pages_default(few, 2), p.pages.n);
+	assert_int_equal(few[1], p.pages.v[1]);
+	assert_int_equal(few[2], 77);
+}
+
 #define PAGES_BAD "'pages=1,x,0,513,8,1,,9999999999999999999...'"
 
 static void test_pages_bad(void **state)
@@ -817,6 +835,7 @@ int main(void)
 		cmocka_unit_test(test_rng_below_bounds),
 		cmocka_unit_test(test_rng_shuffle),
 		cmocka_unit_test(test_pages_good),
+		cmocka_unit_test(test_pages_default_as_numbers),
 		cmocka_unit_test(test_pages_bad),
 		cmocka_unit_test(test_pages_too_many),
 		cmocka_unit_test(test_targets_parse),
