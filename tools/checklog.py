@@ -61,7 +61,8 @@ import sys
 # No __pycache__ beside the sources (nothing to ignore or to commit by mistake).
 sys.dont_write_bytecode = True
 import verdictline  # noqa: E402
-from exitcodes import GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP  # noqa: E402
+from exitcodes import (GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP,  # noqa: E402
+                       exit_line_status)
 import experiments  # noqa: E402  (the strategies, one list for the host tools)
 import record_types  # noqa: E402  (the typed reader)
 import checklog_claims  # noqa: E402  (what a run claims, against its env)
@@ -73,7 +74,6 @@ PREFIXES = ("PASS: ", "FAIL: ", "SKIP: ", "INFO: ", "@json ", "SUMMARY: ", "EXIT
 NEAR_MISS_RE = re.compile(r"^(PASS|FAIL|SKIP|INFO|SUMMARY|EXIT)\s*:|^@json")
 ANSI_RE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])")
 SUMMARY_RE = re.compile(r"^SUMMARY: (\d+) tests, (\d+) unexpected failures, (\d+) skipped$")
-EXIT_RE = re.compile(r"^EXIT: STATUS=(\d+)$")
 # A report of an abort in a FAIL line: "FAIL: fault: cpu 0: vector 6 ...",
 # a panic or a watchdog.
 ABORT_FAIL_RE = re.compile(r"^FAIL: (fault|panic|watchdog)\b", re.IGNORECASE)
@@ -615,10 +615,10 @@ def scan_lines(rep, lines, first):
                 rep.problem(n, f"malformed SUMMARY line: {line[:70]!r}")
             summaries.append((n, m))
         elif line.startswith("EXIT: "):
-            m = EXIT_RE.match(line)
-            if not m:
+            status = exit_line_status(line)
+            if status is None:
                 rep.problem(n, f"malformed EXIT line: {line[:60]!r}")
-            exits.append((n, int(m.group(1)) if m else None))
+            exits.append((n, status))
         elif NEAR_MISS_RE.match(line):
             rep.problem(n, f"malformed protocol line: {line[:60]!r}")
     return summaries, exits

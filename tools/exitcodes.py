@@ -14,6 +14,21 @@ GUEST_PASS, GUEST_FAIL, GUEST_SKIP, GUEST_ABORT = 0, 1, 38, 63
 GUEST_C_NAMES = {"STATUS_PASS": GUEST_PASS, "STATUS_FAIL": GUEST_FAIL,
                  "STATUS_ALL_SKIPPED": GUEST_SKIP, "STATUS_ABORTED": GUEST_ABORT}
 
+# The guest's last protocol line: "EXIT: STATUS=n".
+EXIT_LINE = "EXIT: STATUS="
+
+
+def exit_line_status(line):
+    """n of a console line that is exactly EXIT: STATUS=n (str or bytes, its
+    line end stripped), else None. The launchers and checklog all read
+    the guest's status with this."""
+    prefix = EXIT_LINE.encode() if isinstance(line, bytes) else EXIT_LINE
+    if not line.startswith(prefix):
+        return None
+    tail = line[len(prefix):]
+    return int(tail) if tail.isdigit() and tail.isascii() else None
+
+
 # The launcher's exit status.
 E_PASS, E_FAIL, E_USAGE, E_ABORT, E_SKIP, E_TIMEOUT, E_INTR = 0, 1, 2, 3, 77, 124, 130
 

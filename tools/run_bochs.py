@@ -75,7 +75,7 @@ import run_qemu  # noqa: E402
 from run_qemu import UsageError, EnvError, err, positive  # noqa: E402
 from exitcodes import (E_PASS, E_USAGE, E_ABORT, E_TIMEOUT, E_INTR,  # noqa: E402
                        GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP, GUEST_STATUS,
-                       GUEST_WORDS)
+                       GUEST_WORDS, exit_line_status)
 
 BOCHS = "bochs"
 BIOS = "/usr/share/bochs/BIOS-bochs-latest"  # bochsbios
@@ -94,7 +94,6 @@ DRAIN_S = 0.3  # after the EXIT line: let the last bytes reach the file
 TERM_WAIT_S = 3.0  # TERM, then KILL: a Bochs without a tty ignored TERM
 TIMEOUT_MIN_S, TIMEOUT_PER_CPU_S = 300, 200
 
-EXIT_PREFIX = b"EXIT: STATUS="
 
 
 class Options:
@@ -275,13 +274,12 @@ class Tail:
             self.out.write(data)
             self.out.flush()
         except (BrokenPipeError, ValueError):
-            self.out = run_qemu._Sink()
+            self.out = run_qemu.Sink()
         lines = (self.partial + data).split(b"\n")
         self.partial = lines.pop()
         for line in lines:
-            line = line.rstrip(b"\r")
-            if line.startswith(EXIT_PREFIX) and line[len(EXIT_PREFIX):].isdigit():
-                self.exit_status = int(line[len(EXIT_PREFIX):])
+            n = exit_line_status(line.rstrip(b"\r"))
+            self.exit_status = self.exit_status if n is None else n
 
     def close(self):
         if self.f:

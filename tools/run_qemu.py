@@ -138,7 +138,7 @@ import firmware_acpi  # noqa: E402
 # launcher, the runner and checklog.
 from exitcodes import (E_PASS, E_FAIL, E_USAGE, E_ABORT, E_SKIP, E_TIMEOUT, E_INTR,  # noqa: E402,F401
                        GUEST_PASS, GUEST_FAIL, GUEST_SKIP, GUEST_ABORT, GUEST_STATUS,
-                       GUEST_WORDS)
+                       GUEST_WORDS, exit_line_status)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROG = "run-qemu"
@@ -816,15 +816,15 @@ class Console:
                 self.out.write(data)
                 self.out.flush()
             except (BrokenPipeError, ValueError):
-                self.out = _Sink()  # our reader went away (| head): keep logging
+                self.out = Sink()  # our reader went away (| head): keep logging
         self.log.close()
 
     def finish(self, limit_s=5.0):
         self.thread.join(limit_s)
 
 
-class _Sink:
-    """Stands in for a stdout nobody reads any more."""
+class Sink:
+    """Stands in for a stdout nobody reads any more (the launchers')."""
 
     def write(self, data):
         return len(data)
@@ -924,10 +924,8 @@ def guest_printed_status(log_path):
     status = None
     with open(log_path, "rb") as f:
         for line in f:
-            line = line.rstrip(b"\r\n")
-            if line.startswith(b"EXIT: STATUS="):
-                tail = line[len(b"EXIT: STATUS="):]
-                status = int(tail) if tail.isdigit() else status
+            n = exit_line_status(line.rstrip(b"\r\n"))
+            status = status if n is None else n
     return status
 
 

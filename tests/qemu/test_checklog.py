@@ -130,6 +130,14 @@ class Api(unittest.TestCase):
                 kinds = [checklog.parse_record(ln)[0]["type"] for ln in f]
             self.assertEqual(kinds, ["env", "result", "result", "summary"])
 
+    def test_exit_line_status(self):
+        import exitcodes
+        for line, want in (("EXIT: STATUS=0", 0), (b"EXIT: STATUS=38", 38),
+                           ("EXIT: STATUS=", None), ("EXIT: STATUS=1 ", None),
+                           ("EXIT: STATUS=\u00b2", None), ("EXIT: STATUS=-1", None),
+                           (b"EXIT:STATUS=0", None), ("PASS: x", None)):
+            self.assertEqual(exitcodes.exit_line_status(line), want, line)
+
     def test_unreadable_file(self):
         status, _ = run_cli(["/nonexistent/console.log"])
         self.assertEqual(status, 2)

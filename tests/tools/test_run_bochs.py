@@ -97,7 +97,7 @@ class Tail(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "console")
             tail = run_bochs.Tail(path)
-            tail.out = run_bochs.run_qemu._Sink()
+            tail.out = run_bochs.run_qemu.Sink()
             tail.poll()  # no file yet
             with open(path, "wb") as f:
                 f.write(b"PASS: x\r\nEXIT: STA")
