@@ -36,6 +36,7 @@ import math
 
 import caveats
 import pool
+import sections
 import stats
 from compare import run_env_warnings
 from tables import format_table
@@ -339,7 +340,7 @@ class Answer:
     def sections(self):
         """[(title, qualifier, lines)] of the findings, after the map."""
         gone = self.no_data()
-        q = self.qualifier() or ("no data" if gone else "")
+        q = self.qualifier() or ("no data" if gone else "a hardware answer")
         front = [gone] if gone else [f"pages={p}: {t}" for p, _, t in self.frontier()]
         linux = [gone] if gone else self.linux_finding()[1]
         return [("frontier (per page count, the fewest targets at which INVLPGB wins)", q,
@@ -367,13 +368,11 @@ class Answer:
             lines.append(self.legend())
             headers, rows, right = self.table()
             lines.append(format_table(headers, rows, right))
-        for title, q, body in self.sections():
-            if gone:  # one line: what heads it, and why there is nothing
-                lines += ["", f"{title.split(' (')[0]}: " +
-                          ": ".join(filter(None, (self.heading(), gone)))]
-                continue
-            lines += ["", f"{title}:", "  " + (q or "a hardware answer") + ":"]
-            lines += ["    " + b for b in body]
+        if not gone:
+            return "\n".join(lines) + sections.text(self.sections())
+        for title, _, _ in self.sections():  # one line: its head, why nothing
+            lines += ["", f"{title.split(' (')[0]}: " +
+                      ": ".join(filter(None, (self.heading(), gone)))]
         return "\n".join(lines)
 
     def markdown(self):
@@ -395,11 +394,7 @@ class Answer:
             lines.append("| " + " | ".join(headers) + " |")
             lines.append("|" + "---|" * len(headers))
             lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-        for title, q, body in self.sections():
-            lines += ["", f"## {title[0].upper()}{title[1:]}", "",
-                      f"**{q or 'A hardware answer.'}**", ""]
-            lines += [f"- {b}" for b in body]
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines) + sections.markdown(self.sections())
 
     def as_json(self):
         """Everything as one JSON object."""

@@ -21,8 +21,10 @@ the same way, with no verdict.
 import math
 
 import caveats
+import sections
 
 LINUX = 33          # tlb_single_page_flush_ceiling
+TITLE = f"flush ceiling (Linux: {LINUX} pages)"
 WAYS = ("unicast", "local", "broadcast", "invlpgb")
 AT, BELOW, ABOVE = "at", "below", "above"
 ONE_RUN = "not determined: one run"
@@ -276,13 +278,19 @@ class Ceiling:
                        (f" ({self.qualifier()})" if self.why else ""))
         return out
 
+    def sections(self):
+        """[(title, qualifier, lines)]: the ceiling is one section."""
+        gone = self.no_data()
+        if gone:
+            return [(TITLE, "no data", [gone.removeprefix("no data: ")])]
+        body = [ln.strip() for ln in self.lines()]
+        return [(TITLE, body[0], body[1:])]  # lines() opens with the qualifier
+
     def render(self):
-        return "\n".join(["", "ceiling (tlb_single_page_flush_ceiling = 33):"] +
-                         ["  " + ln for ln in self.lines()])
+        return sections.text(self.sections())
 
     def markdown(self):
-        return "\n".join(["", "## The flush ceiling", ""] +
-                         [f"- {ln.strip()}" for ln in self.lines()]) + "\n"
+        return sections.markdown(self.sections())
 
     def as_json(self):
         ans = self.answer()

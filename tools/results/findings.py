@@ -15,6 +15,7 @@ only, and says so.
 """
 
 import caveats
+import sections
 import stats
 
 SEED_LOSS = "seed 001: about 53% per-page, about 0 batched"
@@ -156,7 +157,7 @@ class Claims:
     def sections(self):
         """[(title, qualifier, lines)], as Answer.sections()."""
         if not self.read:
-            gone = [f"no data: {caveats.NO_FINDINGS}"]
+            gone = [caveats.NO_FINDINGS]
             return [(title, "no data", gone) for title in TITLES]
         left = [f"left out: {', '.join(self.missing)} ({caveats.NO_FINDINGS})"] \
             if self.missing else []
@@ -166,19 +167,10 @@ class Claims:
                  self.throughput_lines() + left)]
 
     def render(self):
-        lines = []
-        for title, q, body in self.sections():
-            lines += ["", f"{title}:", f"  {q}:"] + ["    " + b for b in body]
-        return "\n".join(lines)
+        return sections.text(self.sections())
 
     def markdown(self):
-        lines = []
-        for title, q, body in self.sections():
-            lines += ["", f"## {title[0].upper()}{title[1:]}", "", f"**{q}**", ""]
-            lines += [f"- {b}" for b in body]
-        return "\n".join(lines) + "\n"
+        return sections.markdown(self.sections())
 
     def as_json(self):
-        return {"per_run": self.per_run,
-                "sections": [{"title": t, "qualifier": q, "lines": b}
-                             for t, q, b in self.sections()]}
+        return {"per_run": self.per_run, "sections": sections.as_json(self.sections())}

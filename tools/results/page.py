@@ -80,11 +80,7 @@ def findings_sections(run):
             [gone] if gone else [])]
     if not gone:
         out += ans.sections()
-    ceil = ceiling.Ceiling([run])
-    lines = [ln.strip() for ln in ceil.lines()]
-    if lines and not ceil.no_data():
-        lines = lines[1:]  # its first line is the qualifier, shown as such
-    out.append(("flush ceiling (Linux: 33 pages)", ceil.qualifier(), lines))
+    out += ceiling.Ceiling([run]).sections()
     out += findings.Claims([run]).sections()
     return out
 
