@@ -25,10 +25,10 @@
 #include <stddef.h>
 #include "lib/json.h"
 
-#define REPORT_LINE_MAX	  512
-#define RECORD_SCHEMA	  2
-#define REPORT_DETAIL	  " -- " /* ends the name of a verdict line */
-#define REPORT_NAME_MAX	  100
+#define REPORT_LINE_MAX 512
+#define RECORD_SCHEMA	2
+#define REPORT_DETAIL	" -- " /* ends the name of a verdict line */
+#define REPORT_NAME_MAX 100
 
 /* Exit statuses (docs/output.md "Ending a run"). */
 #define STATUS_PASS	   0
