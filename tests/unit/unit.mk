@@ -29,7 +29,7 @@ unit_tests.lib := kstring json cmdline printf
 unit_tests.kernel := config multiboot report smbios smbios_cpu tsc_estimate \
 	spinlock acpi fwread usb_legacy smi_account
 unit_tests.mm := pmm pt invlpgb
-unit_tests.smp := topology cpumask initwait idle tsc_handshake xcall_ack \
+unit_tests.smp := topology topology_package cpumask initwait idle tsc_handshake xcall_ack \
 	barrier cpucount concurrency
 unit_tests.bench := stats hist params table plan reclaim_counts findings \
 	ceiling reclaim_race rc_timeline caveats fline flush_how
@@ -64,6 +64,7 @@ unit_srcs.pmm := mm/pmm.c mm/pmm_map.c
 unit_srcs.pt := mm/pt.c mm/pt_range.c
 unit_srcs.invlpgb := mm/invlpgb.c
 unit_srcs.topology := smp/topology.c smp/topology_ids.c
+unit_srcs.topology_package := smp/topology.c smp/topology_ids.c
 unit_ldlibs.cpumask := -pthread
 unit_srcs.initwait := smp/initwait.c lib/kstring.c
 unit_srcs.cpucount := smp/cpucount.c kernel/acpi.c kernel/acpi_rsdp.c \
