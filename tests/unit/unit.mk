@@ -28,7 +28,7 @@ UNIT_FLOORS := lib kernel mm smp bench
 unit_tests.lib := kstring json cmdline printf
 unit_tests.kernel := config multiboot report smbios smbios_cpu tsc_estimate \
 	spinlock acpi fwread usb_legacy smi_account
-unit_tests.mm := pmm pt pt_range invlpgb
+unit_tests.mm := pmm pmm_alloc pt pt_range invlpgb
 unit_tests.smp := topology topology_package cpumask initwait idle tsc_handshake xcall_ack \
 	barrier cpucount concurrency
 unit_tests.bench := stats hist params table plan reclaim_counts findings \
@@ -61,6 +61,7 @@ unit_srcs.smi_account := kernel/smi_account.c
 unit_srcs.fwread := kernel/fwread.c kernel/multiboot.c \
 	kernel/multiboot_query.c lib/kstring.c lib/printf.c
 unit_srcs.pmm := mm/pmm.c mm/pmm_map.c
+unit_srcs.pmm_alloc := mm/pmm.c mm/pmm_map.c
 unit_srcs.pt := mm/pt.c mm/pt_range.c
 unit_srcs.pt_range := mm/pt.c mm/pt_range.c
 unit_srcs.invlpgb := mm/invlpgb.c
