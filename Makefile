@@ -53,7 +53,7 @@ help:
 	@echo "                  soak-faults: SOAK_FAULT_BOOTS (100) hang-ap/slow-ap boots"
 	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
 	@echo "make launcher-test run-qemu.sh --boot ipxe, --media usb and --emulator bochs options, dry runs"
-	@echo "make ci-test      tools/ci-run.sh under TCG: artifacts, exit statuses"
+	@echo "make ci-test      tools/ci-run.sh under TCG: artifacts, exit statuses, --runs and its gate"
 	@echo "make lava-check   the LAVA jobs of lava/ under lava-run (tests/lava)"
 	@echo "make fuzz         each libFuzzer target for FUZZ_SECONDS (60)"
 	@echo "make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (2), as in check"
@@ -134,9 +134,12 @@ page-test:
 	$(PYTHON) tests/tools/test_page.py
 
 # tools/ci-run.sh as a CI job runs it, under TCG (and KVM where it starts):
-# its artifacts and exit statuses (a few short boots).
+# its artifacts and exit statuses (a few short boots); --runs N with the
+# baseline interleaved, whose gate must fail an injected slowdown
+# (delay_handler=) and pass identical runs (tests/tools/test_ci_runs.py).
 ci-test: $(ELF)
 	$(PYTHON) tests/tools/test_ci_run.py
+	$(PYTHON) tests/tools/test_ci_runs.py
 
 # Many boots across the QEMU matrix (boot path, machine, CPUs, QEMU 7.2/10,
 # TCG threads, KVM), random valid kernel arguments from a printed seed:
