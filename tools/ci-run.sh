@@ -6,7 +6,8 @@
 #                        [--baseline DIR | --baseline-kernel ELF --baseline-args WORDS]
 #                        OUTDIR [run-qemu.sh options] [-- kernel args]
 #
-#   --install-deps  first install what is missing (tools/install-deps.sh), as
+#   --install-deps  first install what is missing of what a run needs
+#                 (tools/install-deps.sh --job: no optional package), as
 #                 root or through `sudo -n` (a CI runner's passwordless sudo)
 #   OUTDIR        made if missing; what an earlier run left there is replaced
 #   --baseline DIR  an earlier run's OUTDIR (or a directory holding several
@@ -84,10 +85,29 @@ meaning() { # STATUS: its words
 	esac
 }
 
-# summary.txt on GitHub's job page too, where the runner names the file.
+# summary.txt on GitHub's job page too, where the runner names the file,
+# and the JUnit's failed checks under it (the first 50), each with its why.
 step_summary() {
 	[ -n "${GITHUB_STEP_SUMMARY:-}" ] || return 0
-	{ echo '```'; cat "$out/summary.txt"; echo '```'; } >>"$GITHUB_STEP_SUMMARY" 2>/dev/null
+	{
+		echo '```'
+		cat "$out/summary.txt"
+		echo '```'
+		[ ! -f "$out/junit.xml" ] || python3 - "$out/junit.xml" <<'EOF'
+import sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+failed = [(s.get("name"), c.get("name"), f.get("message") or "")
+          for s in root.iter("testsuite") for c in s.iter("testcase")
+          for f in c.findall("failure")]
+print(f"\n**{root.get('tests')} checks, {len(failed)} failed, {root.get('skipped')} "
+      f"skipped** (junit.xml)\n")
+for suite, name, why in failed[:50]:
+    print(f"- FAIL {suite}: `{name}`: {why}".replace("\n", " "))
+if len(failed) > 50:
+    print(f"- ... and {len(failed) - 50} more (junit.xml)")
+EOF
+	} >>"$GITHUB_STEP_SUMMARY" 2>/dev/null
 }
 
 # --- arguments: ours out, the rest to run-qemu.sh as they are --------------
@@ -180,9 +200,9 @@ fi
 
 if [ $install = 1 ]; then
 	if [ "$(id -u)" = 0 ]; then
-		"$root/tools/install-deps.sh" --quiet
+		"$root/tools/install-deps.sh" --quiet --job
 	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-		sudo -n "$root/tools/install-deps.sh" --quiet
+		sudo -n "$root/tools/install-deps.sh" --quiet --job
 	else
 		echo "$prog: --install-deps: not root and no passwordless sudo: run tools/install-deps.sh as root" >&2
 		false
