@@ -166,7 +166,8 @@ soak-faults:
 soak-smoke: $(ELF)
 	$(PYTHON) tests/qemu/runner.py soak --short --no-build --seed 1 --jobs $(SOAK_JOBS)
 
-# The LAVA jobs of lava/ under lava-run (about 2 minutes; SKIP lines
+# The LAVA jobs of lava/ under lava-run on the device dictionaries as
+# Debian's lava-server package renders them (about 2 minutes; SKIP lines
 # where lava-run cannot run): tests/lava/run.py, docs/lab.md.
 lava-check: $(ELF)
 	$(PYTHON) tests/lava/test_lava.py
