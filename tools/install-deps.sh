@@ -24,6 +24,8 @@
 #                                    packages: check skips what needs them)
 #   tools/install-deps.sh --dry-run  print the apt-get commands a run as root
 #                                    would make, install nothing
+#   tools/install-deps.sh --list     print every package name this script
+#                                    may ask for, one a line ("a|b": either)
 #   tools/install-deps.sh --quiet    say nothing when everything is there
 #   tools/install-deps.sh --qemu10   also unpack QEMU 10 from bookworm-backports
 #                                    into build/qemu10 unless it is there (see
@@ -70,6 +72,7 @@ for arg in "$@"; do
 	--optional) mode=optional ;;
 	--ci) want_ci=1 ;;
 	--dry-run) dry_run=1 ;;
+	--list) mode=list ;;
 	--qemu10) want_qemu10=1 ;;
 	--qemu10-try) want_qemu10=try ;;
 	-h | --help)
@@ -93,6 +96,10 @@ known() {
 }
 
 case $mode in
+list)
+	for p in $PACKAGES $OPTIONAL npm; do echo "$p"; done
+	exit 0
+	;;
 run) PACKAGES=$RUN_PACKAGES OPTIONAL="" ;;
 job) PACKAGES=$JOB_PACKAGES OPTIONAL="" ;;
 optional) PACKAGES="" ;;

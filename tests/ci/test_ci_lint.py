@@ -181,6 +181,27 @@ class Templates(unittest.TestCase):
         self.assertIsNone(unbooted("sudo udevadm trigger --name-match=kvm"))
 
 
+class PackageNames(unittest.TestCase):
+    """Every package install-deps.sh may ask for is one this machine's
+    archive has (Debian 12 here; of "a|b", either)."""
+
+    def test_names_in_the_archive(self):
+        if not shutil.which("apt-cache"):
+            self.skipTest("no apt-cache: not a Debian or Ubuntu machine")
+        out = subprocess.run([os.path.join(ROOT, "tools", "install-deps.sh"), "--list"],
+                             capture_output=True, text=True, check=True).stdout.split()
+        self.assertIn("qemu-system-x86", out)
+        names = [n for entry in out for n in entry.split("|")]
+        policy = subprocess.run(["apt-cache", "policy", *names], capture_output=True,
+                                text=True).stdout
+        # One block a package: "NAME:" at the line's start, then its candidate.
+        known = set(re.findall(r"(?m)^(\S+):\n(?:  .*\n)*?  Candidate: [^(]", policy))
+        lacking = [e for e in out if not known & set(e.split("|"))]
+        if lacking == out:
+            self.skipTest("apt-cache knows no package at all (apt-get update never ran)")
+        self.assertEqual(lacking, [], "not in this machine's archive")
+
+
 class Schemas(unittest.TestCase):
     """The templates against the published schemas, and each validator
     against a template with one mistake."""
