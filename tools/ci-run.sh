@@ -19,7 +19,8 @@
 #                 OUTDIR/run-K/ as one run leaves them in OUTDIR; OUTDIR
 #                 gets the findings of all of them (answer), one junit.xml
 #                 with a testsuite a run, and summary.txt. Exit: the worst
-#                 run's (130, 2, 3, 124, 1, 77, 0), or 1 for the gate
+#                 run's (130, 2, 3, 124, 1, 77, 0), 1 for the gate, 2 when
+#                 a baseline boot did not pass
 #   --baseline-kernel ELF, --baseline-args WORDS  (with --runs) boot the
 #                 baseline here too: before each run K, a boot of ELF
 #                 (default: the run's kernel) with the kernel arguments
@@ -280,7 +281,17 @@ repeat_runs() {
 		[ -s "$out/run-$k/console.log" ] && logs+=("$out/run-$k/console.log")
 		[ -s "$out/run-$k/junit.xml" ] && junits+=("$out/run-$k/junit.xml")
 	done
-	status=$(worst "${st[@]}" "${bst[@]}")
+	status=$(worst "${st[@]}")
+	# A baseline that did not pass is no measure of the runs: said, and
+	# an environment problem where the runs themselves passed.
+	local s bad=0
+	for s in "${bst[@]}"; do
+		[ "$s" = $E_PASS ] || [ "$s" = $E_SKIP ] || bad=1
+	done
+	if [ $bad = 1 ]; then
+		notes+=("baseline: not every boot passed (exit ${bst[*]}: baseline/run-K/summary.txt)")
+		[ "$status" = $E_PASS ] && status=$E_USAGE
+	fi
 	if [ ${#logs[@]} -gt 0 ]; then
 		[ ${#junits[@]} = 0 ] || merge_junit "$out/junit.xml" "${junits[@]}"
 		if sd answer "${logs[@]}" >"$out/findings.txt" 2>&1; then

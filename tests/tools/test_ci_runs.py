@@ -157,6 +157,17 @@ class Repeats(unittest.TestCase):
             self.assertEqual((r["runs_a"], r["runs_b"]), (int(RUNS), int(RUNS)))
             self.assertEqual(r["verdict"], "slower", r)
 
+    def test_a_failing_baseline_is_no_measure(self):
+        # The runs pass; the baseline's boots fail a check: exit 2, said.
+        out = self.path("badbase")
+        status, stdout, stderr = run([CI_RUN, "--runs", "2", "--baseline-args",
+                                      " ".join(["selftest=fail", *BENCH]), out, *QUICK,
+                                      "--", *BENCH])
+        self.assertEqual(status, 2, stderr[-2000:] + stdout[-3000:])
+        summary = read(os.path.join(out, "summary.txt"))
+        self.assertRegex(summary, r"(?m)^runs: +2 of 2 booted: exit 0 0$")
+        self.assertRegex(summary, r"(?m)^note: +baseline: not every boot passed \(exit 1 1: ")
+
     def test_ci_run_usage(self):
         out = self.path("u")
         for args, words in ((["--baseline-args", "bench=none", out], "give --runs N"),
