@@ -28,7 +28,7 @@ KASFLAGS := -m64 -I. -I$(BUILD)/gen -MMD -MP -D__ASSEMBLY__
 KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 \
 	-z noexecstack --no-warn-rwx-segments -T linker.ld
 
-.PHONY: all iso check unit qemu-check sol-test lava-check launcher-test page-test ci-test format format-check clean help deps \
+.PHONY: all iso check unit qemu-check sol-test lava-check launcher-test page-test ci-test ci-lint format format-check clean help deps \
 	deps-ensure layers-check soak soak-smoke soak-faults \
 	FORCE
 
@@ -38,7 +38,7 @@ help:
 	@echo "make              build $(ELF) (multiboot1 + multiboot2 ELF64)"
 	@echo "make iso          build $(ISO) (GRUB hybrid: BIOS, UEFI, USB dd)"
 	@echo "make check        format, layers, freestanding and host unit tests,"
-	@echo "                  sol-test, launcher-test, page-test, fuzz smoke, the QEMU"
+	@echo "                  sol-test, launcher-test, page-test, ci-lint, fuzz smoke, the QEMU"
 	@echo "                  integration cases, ci-test, soak-smoke, lava-check"
 	@echo "                  (about 10 minutes on 2 cores)"
 	@echo "make unit         host unit tests (cmocka), every floor's; one floor's:"
@@ -53,7 +53,8 @@ help:
 	@echo "                  soak-faults: SOAK_FAULT_BOOTS (100) hang-ap/slow-ap boots"
 	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
 	@echo "make launcher-test run-qemu.sh --boot ipxe, --media usb and --emulator bochs options, dry runs"
-	@echo "make ci-test      tools/ci-run.sh under TCG: artifacts, exit statuses"
+	@echo "make ci-lint      ci/*.yml against their schemas, their commands unbooted"
+	@echo "make ci-test      tools/ci-run.sh under TCG: artifacts, exit statuses, --runs and its gate"
 	@echo "make lava-check   the LAVA jobs of lava/ under lava-run (tests/lava)"
 	@echo "make fuzz         each libFuzzer target for FUZZ_SECONDS (60)"
 	@echo "make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (2), as in check"
@@ -105,14 +106,15 @@ include tests/fuzz/fuzz.mk
 # time) run two at once, each one's output kept together.
 check: deps-ensure
 	$(MAKE) format-check layers-check freestanding-check unit
-	$(MAKE) -j2 --output-sync=target sol-test launcher-test page-test fuzz-smoke
+	$(MAKE) -j2 --output-sync=target sol-test launcher-test page-test ci-lint \
+		fuzz-smoke
 	$(MAKE) qemu-check
 	$(MAKE) -j2 --output-sync=target ci-test soak-smoke lava-check
 
 # A fresh machine: as root, install what is missing; else say what to run.
 # QEMU 10 too (x2APIC, > 255 CPUs: the qemu10 cases), where it can be had.
 deps-ensure:
-	@tools/install-deps.sh --quiet --qemu10-try
+	@tools/install-deps.sh --quiet --qemu10-try --ci
 
 qemu-check: $(ELF) $(ISO)
 	$(PYTHON) tests/qemu/runner.py
@@ -138,10 +140,19 @@ launcher-test:
 page-test:
 	$(PYTHON) tests/tools/test_page.py
 
+# ci/github-actions.yml and ci/gitlab-ci.yml against their schemas (the npm
+# validators of tests/ci, install-deps.sh --ci; SKIP lines, saying why,
+# where they cannot be had), and the commands they run, checked unbooted.
+ci-lint:
+	$(PYTHON) tests/ci/test_ci_lint.py
+
 # tools/ci-run.sh as a CI job runs it, under TCG (and KVM where it starts):
-# its artifacts and exit statuses (a few short boots).
+# its artifacts and exit statuses (a few short boots); --runs N with the
+# baseline interleaved, whose gate must fail an injected slowdown
+# (delay_handler=) and pass identical runs (tests/tools/test_ci_runs.py).
 ci-test: $(ELF)
 	$(PYTHON) tests/tools/test_ci_run.py
+	$(PYTHON) tests/tools/test_ci_runs.py
 
 # Many boots across the QEMU matrix (boot path, machine, CPUs, QEMU 7.2/10,
 # TCG threads, KVM), random valid kernel arguments from a printed seed:
@@ -161,7 +172,8 @@ soak-faults:
 soak-smoke: $(ELF)
 	$(PYTHON) tests/qemu/runner.py soak --short --no-build --seed 1 --jobs $(SOAK_JOBS)
 
-# The LAVA jobs of lava/ under lava-run (about 2 minutes; SKIP lines
+# The LAVA jobs of lava/ under lava-run on the device dictionaries as
+# Debian's lava-server package renders them (about 2 minutes; SKIP lines
 # where lava-run cannot run): tests/lava/run.py, docs/lab.md.
 lava-check: $(ELF)
 	$(PYTHON) tests/lava/test_lava.py

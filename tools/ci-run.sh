@@ -2,10 +2,12 @@
 # One command for a CI job: boot the harness under QEMU (KVM unless asked
 # otherwise), and leave what a reviewer needs as artifacts in OUTDIR.
 #
-# usage: tools/ci-run.sh [--install-deps] [--baseline DIR] OUTDIR [run-qemu.sh options]
-#                        [-- kernel args]
+# usage: tools/ci-run.sh [--install-deps] [--check-args] [--runs N]
+#                        [--baseline DIR | --baseline-kernel ELF --baseline-args WORDS]
+#                        OUTDIR [run-qemu.sh options] [-- kernel args]
 #
-#   --install-deps  first install what is missing (tools/install-deps.sh), as
+#   --install-deps  first install what is missing of what a run needs
+#                 (tools/install-deps.sh --job: no optional package), as
 #                 root or through `sudo -n` (a CI runner's passwordless sudo)
 #   OUTDIR        made if missing; what an earlier run left there is replaced
 #   --baseline DIR  an earlier run's OUTDIR (or a directory holding several
@@ -13,6 +15,21 @@
 #                 of its console(s) against this run's, the run as the unit;
 #                 a significant slowdown fails the job (exit 1). With one
 #                 run a side compare cannot tell, and says so (exit 0)
+#   --runs N      boot N times (1 to 100), each run's artifacts in
+#                 OUTDIR/run-K/ as one run leaves them in OUTDIR; OUTDIR
+#                 gets the findings of all of them (answer), one junit.xml
+#                 with a testsuite a run, and summary.txt. Exit: the worst
+#                 run's (130, 2, 3, 124, 1, 77, 0), 1 for the gate, 2 when
+#                 a baseline boot did not pass
+#   --baseline-kernel ELF, --baseline-args WORDS  (with --runs) boot the
+#                 baseline here too: before each run K, a boot of ELF
+#                 (default: the run's kernel) with the kernel arguments
+#                 WORDS (default: the run's), same run-qemu.sh options,
+#                 into OUTDIR/baseline/run-K/ (interleaved, so that a
+#                 drift of the host's load falls on both sides); then
+#                 compare of every baseline boot against every run
+#   --check-args  check the arguments (run-qemu.sh's too) and say what
+#                 would be booted, then stop: nothing installed or booted
 #   run-qemu.sh options: as ./run-qemu.sh --help lists them, but --log and
 #                 --json, which this script sets. Without --accel, --accel
 #                 kvm: a CI job timing TLB shootdowns must not quietly fall
@@ -31,6 +48,7 @@
 #   findings.txt    tools/shootdown.py answer (findings.md, findings.json)
 #   plots/          tools/shootdown.py plot: PNG, SVG, index.html
 #   compare.txt     with --baseline: tools/shootdown.py compare (compare.json)
+#   run-K/, baseline/run-K/  with --runs: each boot's artifacts, as above
 #
 # Exit status, run-qemu.sh's (tools/exitcodes.py):
 #   0   passed (and no significant slowdown against the baseline)
@@ -50,54 +68,142 @@ prog=ci-run
 
 die_usage() {
 	echo "$prog: $*" >&2
-	echo "usage: tools/ci-run.sh [--install-deps] [--baseline DIR] OUTDIR [run-qemu.sh options] [-- kernel args]" >&2
+	echo "usage: tools/ci-run.sh [--install-deps] [--check-args] [--runs N] [--baseline DIR |" \
+		"--baseline-kernel ELF --baseline-args WORDS] OUTDIR [run-qemu.sh options] [-- kernel args]" >&2
 	exit $E_USAGE
+}
+
+meaning() { # STATUS: its words
+	case $1 in
+	"$E_PASS") echo "passed" ;;
+	"$E_FAIL") echo "a check failed" ;;
+	"$E_SKIP") echo "every check skipped" ;;
+	"$E_USAGE") echo "environment or usage problem" ;;
+	"$E_ABORT") echo "aborted" ;;
+	"$E_TIMEOUT") echo "timed out" ;;
+	"$E_INTR") echo "interrupted" ;;
+	*) echo "exit $1" ;;
+	esac
+}
+
+# summary.txt on GitHub's job page too, where the runner names the file,
+# and the JUnit's failed checks under it (the first 50), each with its why.
+step_summary() {
+	[ -n "${GITHUB_STEP_SUMMARY:-}" ] || return 0
+	{
+		echo '```'
+		cat "$out/summary.txt"
+		echo '```'
+		[ ! -f "$out/junit.xml" ] || python3 - "$out/junit.xml" <<'EOF'
+import sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+failed = [(s.get("name"), c.get("name"), f.get("message") or "")
+          for s in root.iter("testsuite") for c in s.iter("testcase")
+          for f in c.findall("failure")]
+print(f"\n**{root.get('tests')} checks, {len(failed)} failed, {root.get('skipped')} "
+      f"skipped** (junit.xml)\n")
+for suite, name, why in failed[:50]:
+    print(f"- FAIL {suite}: `{name}`: {why}".replace("\n", " "))
+if len(failed) > 50:
+    print(f"- ... and {len(failed) - 50} more (junit.xml)")
+EOF
+	} >>"$GITHUB_STEP_SUMMARY" 2>/dev/null
 }
 
 # --- arguments: ours out, the rest to run-qemu.sh as they are --------------
 baseline=
 install=0
+check_args=0
+runs=
+base_kernel=
+base_args=
+base_args_given=0
 outdir=
-pass=()
-accel_given=0
+opts=()  # run-qemu.sh's options
+kargs=() # the kernel arguments, after `--`
 seen_dd=0
+accel_given=0
+value() { # OPTION ARGC: the option needs a value
+	[ "$2" -gt 0 ] || die_usage "$1 needs a value"
+}
 while [ $# -gt 0 ]; do
 	a=$1
 	shift
 	if [ $seen_dd = 1 ]; then
-		pass+=("$a")
+		kargs+=("$a")
 		continue
 	fi
 	case "$a" in
-	--) seen_dd=1; pass+=("$a") ;;
+	--) seen_dd=1 ;;
 	-h | --help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	--baseline)
-		[ $# -gt 0 ] || die_usage "--baseline needs a directory"
-		baseline=$1; shift ;;
+	--baseline) value "$a" $#; baseline=$1; shift ;;
 	--baseline=*) baseline=${a#--baseline=} ;;
+	--runs) value "$a" $#; runs=$1; shift ;;
+	--runs=*) runs=${a#--runs=} ;;
+	--baseline-kernel) value "$a" $#; base_kernel=$1; shift ;;
+	--baseline-kernel=*) base_kernel=${a#--baseline-kernel=} ;;
+	--baseline-args) value "$a" $#; base_args=$1; base_args_given=1; shift ;;
+	--baseline-args=*) base_args=${a#--baseline-args=}; base_args_given=1 ;;
 	--install-deps) install=1 ;;
+	--check-args) check_args=1 ;;
 	--log | --json | --log=* | --json=*)
 		die_usage "$a: ci-run.sh writes the console and records into OUTDIR itself" ;;
 	--dry-run | --probe)
 		die_usage "$a: nothing to leave artifacts of; run ./run-qemu.sh $a" ;;
-	--accel | --accel=*) accel_given=1; pass+=("$a") ;;
+	--accel | --accel=*) accel_given=1; opts+=("$a") ;;
 	*)
-		if [ -z "$outdir" ] && [ ${#pass[@]} = 0 ]; then
+		if [ -z "$outdir" ] && [ ${#opts[@]} = 0 ]; then
 			case "$a" in -*) die_usage "OUTDIR first (got option '$a')" ;; esac
 			outdir=$a
 		else
-			pass+=("$a")
+			opts+=("$a")
 		fi ;;
 	esac
 done
 [ -n "$outdir" ] || die_usage "no OUTDIR"
-[ $accel_given = 1 ] || pass=(--accel kvm "${pass[@]}")
+[ $accel_given = 1 ] || opts=(--accel kvm "${opts[@]}")
+if [ -n "$runs" ]; then
+	case "$runs" in
+	*[!0-9]*) die_usage "--runs: '$runs' is not a number of boots from 1 to 100" ;;
+	esac
+	[ "$runs" -ge 1 ] && [ "$runs" -le 100 ] ||
+		die_usage "--runs: '$runs' is not a number of boots from 1 to 100"
+fi
+boot_base=0
+if [ -n "$base_kernel" ] || [ $base_args_given = 1 ]; then
+	[ -n "$runs" ] || die_usage "--baseline-kernel/--baseline-args boot the baseline beside each run: give --runs N (5 or more a side under TCG)"
+	[ -z "$baseline" ] || die_usage "--baseline DIR compares with earlier runs, --baseline-kernel/--baseline-args boot the baseline here: one or the other"
+	[ -z "$base_kernel" ] || [ -f "$base_kernel" ] || die_usage "--baseline-kernel $base_kernel: no such file"
+	boot_base=1
+fi
+# The baseline's boots: the run's options, its kernel or --baseline-kernel,
+# its kernel arguments or --baseline-args (split on blanks).
+base_opts=("${opts[@]}")
+[ -z "$base_kernel" ] || base_opts+=(--kernel "$(cd "$(dirname "$base_kernel")" && pwd)/$(basename "$base_kernel")")
+base_kargs=("${kargs[@]}")
+if [ $base_args_given = 1 ]; then
+	read -r -a base_kargs <<<"$base_args"
+fi
+pass=("${opts[@]}" -- "${kargs[@]}")
+
+if [ $check_args = 1 ]; then
+	command -v python3 >/dev/null || { echo "$prog: python3 not found: apt-get install python3" >&2; exit $E_USAGE; }
+	# run-qemu.sh's own parser: a bad option is its usage error (exit 2).
+	python3 "$root/tools/repeat_runs.py" --check "${pass[@]}" || exit $E_USAGE
+	[ $boot_base = 0 ] || python3 "$root/tools/repeat_runs.py" --check "${base_opts[@]}" -- "${base_kargs[@]}" ||
+		exit $E_USAGE
+	echo "$prog: arguments checked: would $([ $install = 1 ] && echo 'install the dependencies, then ')boot ${runs:-1} run(s) into $outdir: run-qemu.sh ${pass[*]}"
+	[ $boot_base = 0 ] || echo "$prog: each after a baseline boot into $outdir/baseline: run-qemu.sh ${base_opts[*]} -- ${base_kargs[*]}"
+	[ -z "$baseline" ] || echo "$prog: then compare with the consoles of $baseline"
+	exit $E_PASS
+fi
 
 if [ $install = 1 ]; then
 	if [ "$(id -u)" = 0 ]; then
-		"$root/tools/install-deps.sh" --quiet
+		"$root/tools/install-deps.sh" --quiet --job
 	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-		sudo -n "$root/tools/install-deps.sh" --quiet
+		sudo -n "$root/tools/install-deps.sh" --quiet --job
 	else
 		echo "$prog: --install-deps: not root and no passwordless sudo: run tools/install-deps.sh as root" >&2
 		false
@@ -118,10 +224,139 @@ if [ -n "$baseline" ]; then
 		die_usage "--baseline $baseline: no console.log in it or in a directory under it (an earlier ci-run.sh OUTDIR)"
 fi
 
+# --- --runs N: each boot a ci-run.sh of its own, then what spans them --------
+worst() { # STATUS...: the worst, in the order --help gives
+	local s w
+	for w in $E_INTR $E_USAGE $E_ABORT $E_TIMEOUT $E_FAIL $E_SKIP $E_PASS; do
+		for s in "$@"; do
+			[ "$s" = "$w" ] && { echo "$w"; return; }
+		done
+	done
+	echo $E_USAGE # a status none of ours: as an environment problem
+}
+
+boot_one() { # DIR ARGS...: one boot's artifacts in DIR; its status in $one
+	GITHUB_STEP_SUMMARY='' "$root/tools/ci-run.sh" "$@"
+	one=$?
+}
+
+# The runs' junit.xml files as one: a testsuite a boot, named after its
+# directory (a CI's report then shows run-1, run-2, ...).
+merge_junit() { # OUT FILE...
+	python3 - "$@" <<'EOF'
+import os, sys
+import xml.etree.ElementTree as ET
+root = ET.Element("testsuites")
+totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+for path in sys.argv[2:]:
+    for suite in ET.parse(path).getroot().iter("testsuite"):
+        suite.set("name", os.path.basename(os.path.dirname(path)))
+        for k in totals:
+            totals[k] += int(suite.get(k, "0"))
+        root.append(suite)
+for k, v in totals.items():
+    root.set(k, str(v))
+ET.indent(root)
+with open(sys.argv[1], "w", encoding="utf-8") as f:
+    f.write('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n")
+EOF
+}
+
+repeat_runs() {
+	local k st=() bst=() logs=() notes=() status
+	for k in $(seq 1 "$runs"); do
+		if [ $boot_base = 1 ]; then
+			echo "$prog: baseline boot $k of $runs: $out/baseline/run-$k" >&2
+			boot_one "$out/baseline/run-$k" "${base_opts[@]}" -- "${base_kargs[@]}"
+			bst+=("$one")
+			[ "$one" = $E_USAGE ] || [ "$one" = $E_INTR ] && break
+		fi
+		echo "$prog: run $k of $runs: $out/run-$k" >&2
+		boot_one "$out/run-$k" "${pass[@]}"
+		st+=("$one")
+		[ "$one" = $E_USAGE ] || [ "$one" = $E_INTR ] && break
+	done
+	local junits=()
+	for k in $(seq 1 ${#st[@]}); do
+		[ -s "$out/run-$k/console.log" ] && logs+=("$out/run-$k/console.log")
+		[ -s "$out/run-$k/junit.xml" ] && junits+=("$out/run-$k/junit.xml")
+	done
+	status=$(worst "${st[@]}")
+	# A baseline that did not pass is no measure of the runs: said, and
+	# an environment problem where the runs themselves passed.
+	local s bad=0
+	for s in "${bst[@]}"; do
+		[ "$s" = $E_PASS ] || [ "$s" = $E_SKIP ] || bad=1
+	done
+	if [ $bad = 1 ]; then
+		notes+=("baseline: not every boot passed (exit ${bst[*]}: baseline/run-K/summary.txt)")
+		[ "$status" = $E_PASS ] && status=$E_USAGE
+	fi
+	if [ ${#logs[@]} -gt 0 ]; then
+		[ ${#junits[@]} = 0 ] || merge_junit "$out/junit.xml" "${junits[@]}"
+		if sd answer "${logs[@]}" >"$out/findings.txt" 2>&1; then
+			sd answer "${logs[@]}" --markdown >"$out/findings.md" 2>/dev/null
+			sd answer "${logs[@]}" --json >"$out/findings.json" 2>/dev/null
+			notes+=("findings: answer over ${#logs[@]} runs (findings.txt)")
+		else
+			notes+=("findings: answer could not pool the runs (findings.txt)")
+		fi
+	fi
+	for k in $(seq 1 ${#bst[@]}); do
+		[ -s "$out/baseline/run-$k/console.log" ] && base_logs+=("$out/baseline/run-$k/console.log")
+	done
+	if [ ${#base_logs[@]} -gt 0 ] && [ ${#logs[@]} -gt 0 ]; then
+		sd compare --json "$out/compare.json" "${base_logs[@]}" -- "${logs[@]}" >"$out/compare.txt" 2>&1
+		case $? in
+		0) notes+=("baseline: ${#base_logs[@]} against ${#logs[@]} runs: $(tail -1 "$out/compare.txt")") ;;
+		1)
+			notes+=("baseline: significantly slower: ${#base_logs[@]} against ${#logs[@]} runs: $(tail -1 "$out/compare.txt")")
+			[ "$status" = $E_PASS ] && status=$E_FAIL ;;
+		*)
+			notes+=("baseline: compare could not compare (compare.txt): $(tail -1 "$out/compare.txt")")
+			[ "$status" = $E_PASS ] && status=$E_USAGE ;;
+		esac
+	elif [ $boot_base = 1 ] || [ -n "$baseline" ]; then
+		notes+=("baseline: not compared: no finished console on one side")
+		[ "$status" = $E_PASS ] && status=$E_USAGE
+	fi
+	{
+		echo "shootdown ci-run: exit $status ($(meaning "$status"))"
+		echo "runs:        ${#st[@]} of $runs booted: exit ${st[*]}"
+		[ $boot_base = 0 ] || echo "baseline:    ${#bst[@]} boots: exit ${bst[*]}: run-qemu.sh ${base_opts[*]} -- ${base_kargs[*]}"
+		grep -E '^(accel|cpu model|guest cpu|hypervisor|cpus|boot|cmdline|version): ' "$out/run-1/summary.txt" 2>/dev/null
+		for k in $(seq 1 ${#st[@]}); do
+			echo "run-$k:       $(sed -n 's/^run-qemu: *//p' "$out/run-$k/summary.txt" 2>/dev/null)"
+		done
+		for n in "${notes[@]}"; do echo "note:        $n"; done
+		echo "artifacts in $out:"
+		(cd "$out" && for f in junit.xml findings.txt findings.md findings.json compare.txt compare.json; do
+			[ -e "$f" ] && printf '  %-14s %s bytes\n' "$f" "$(stat -c %s "$f")"
+		done
+		printf '  %-14s %s\n' "run-K/" "each run's artifacts (run-1 ... run-${#st[@]})"
+		[ $boot_base = 0 ] || printf '  %-14s %s\n' "baseline/" "the baseline's boots (run-1 ... run-${#bst[@]})")
+	} >"$out/summary.txt"
+	echo
+	cat "$out/summary.txt"
+	step_summary
+	return "$status"
+}
+
 mkdir -p "$outdir" || { echo "$prog: cannot make $outdir" >&2; exit $E_USAGE; }
 out=$(cd "$outdir" && pwd)
 if [ -n "$baseline" ] && [ "$(cd "$baseline" && pwd)" = "$out" ]; then
 	die_usage "--baseline $baseline is OUTDIR: this run would replace what it compares with"
+fi
+if [ -n "$runs" ]; then
+	if [ -n "$baseline" ]; then
+		case "$(cd "$baseline" && pwd)/" in "$out"/*)
+			die_usage "--baseline $baseline is inside OUTDIR: --runs replaces what is there" ;;
+		esac
+	fi
+	rm -rf "$out"/run-[0-9]* "$out/baseline" "$out"/{summary.txt,junit.xml,findings.txt} \
+		"$out"/{findings.md,findings.json,compare.txt,compare.json}
+	repeat_runs
+	exit $?
 fi
 rm -rf "$out/plots" "$out"/{summary.txt,plot.txt,console.log,run-qemu.txt,records.jsonl,check.txt} \
 	"$out"/{junit.xml,results.tap,findings.txt,findings.md,findings.json,compare.txt,compare.json}
@@ -220,18 +455,8 @@ except (OSError, ValueError):
     pass
 EOF
 )
-case $status in
-$E_PASS) meaning="passed" ;;
-$E_FAIL) meaning="a check failed" ;;
-$E_SKIP) meaning="every check skipped" ;;
-$E_USAGE) meaning="environment or usage problem" ;;
-$E_ABORT) meaning="aborted" ;;
-$E_TIMEOUT) meaning="timed out" ;;
-$E_INTR) meaning="interrupted" ;;
-*) meaning="exit $status" ;;
-esac
 {
-	echo "shootdown ci-run: exit $status ($meaning)"
+	echo "shootdown ci-run: exit $status ($(meaning "$status"))"
 	echo "accel:       ${accel:-none (the launcher stopped before choosing)}${accel_why:+ ($accel_why)}"
 	echo "cpu model:   ${cpu:-none}"
 	[ -n "$env" ] && printf '%s\n' "$env"
@@ -249,7 +474,5 @@ esac
 } >"$out/summary.txt"
 echo
 cat "$out/summary.txt"
-if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
-	{ echo '```'; cat "$out/summary.txt"; echo '```'; } >>"$GITHUB_STEP_SUMMARY" 2>/dev/null
-fi
+step_summary
 exit $status

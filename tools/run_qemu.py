@@ -44,6 +44,11 @@ usage: ./run-qemu.sh [options] [-- KERNEL ARGS...]
   --timeout SECONDS         stop QEMU after this long (default 300)
   --log FILE                write the whole console to FILE
   --json FILE               write the @json records to FILE, one a line
+  --runs N                  boot N times, each run's --log and --json in
+                            its own run-K directory beside the file named
+                            (default build/runs/run-K/console.log), for
+                            answer and compare (tools/repeat_runs.py); exit:
+                            the worst run's
   --qemu PATH               QEMU binary (default qemu-system-x86_64); for an
                             unpacked tree (PREFIX/bin/...) its firmware and
                             libraries are used too
@@ -133,6 +138,7 @@ import time
 sys.dont_write_bytecode = True
 
 import firmware_acpi  # noqa: E402
+import repeat_runs  # noqa: E402
 
 # Exit statuses (docs/output.md), ours and the guest's: one table for the
 # launcher, the runner and checklog.
@@ -1104,6 +1110,8 @@ def main(argv=None):
 
 
 def launch(argv):
+    if repeat_runs.asked(argv):
+        return repeat_runs.main(argv)
     emulator, argv = emulator_of(argv)
     if emulator == "bochs":
         # The same command, exit statuses and last lines; Bochs's own

@@ -27,7 +27,7 @@ if [ "${1-}" = --probe ]; then
 	mkdir -p "$OUT"
 	if ! command -v "$cc" >/dev/null 2>&1; then
 		echo "fuzz: SKIP: $cc not found (Debian packages clang" \
-			"libclang-rt-14-dev: run tools/install-deps.sh as root)"
+			"libclang-rt-dev: run tools/install-deps.sh --optional as root)"
 		exit 1
 	fi
 	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)\n{ return d && n ? 0 : 0; }\n' >"$OUT/probe.c"
@@ -35,7 +35,7 @@ if [ "${1-}" = --probe ]; then
 		-o "$OUT/probe" >"$OUT/probe.log" 2>&1; then
 		echo "fuzz: SKIP: $cc cannot link -fsanitize=fuzzer,address,undefined" \
 			"($(head -n 1 "$OUT/probe.log")); the libFuzzer runtime" \
-			"is in Debian's libclang-rt-14-dev: run" \
+			"is in Debian's libclang-rt-dev (libclang-rt-14-dev): run" \
 			"tools/install-deps.sh as root"
 		exit 1
 	fi

@@ -3,17 +3,24 @@
 
     tests/lava/run.py [--case PATTERN]
 
-Each case renders a job (tools/shootdown.py lava-job), runs it with
-lava-run, and reads the job log back (tools/shootdown.py lava):
+Each case renders a job (tools/shootdown.py lava-job) and a device
+dictionary of lava/devices as a LAVA server renders it (devices.py: with
+the device types of Debian's lava-server package, unpacked under build/),
+runs it with lava-run, and reads the job log back (tools/shootdown.py lava):
 
-  lava-qemu-default      the qemu job, a default run: every console verdict
+  lava-validate          every job template on every device it is meant
+                         for passes lava-run --validate; the grub job on
+                         LAVA's stock x86 type does not (no grub method:
+                         why lava/device-types/x86-grub.jinja2 is there)
+
+  lava-qemu-default      the qemu job on qemu-01, a default run: every console verdict
                          is a LAVA case, name for name and result for
                          result; the exit case passes; the gate exits 0;
                          the console LAVA kept passes checklog
   lava-qemu-selftest-fail  selftest=fail: its case fails, the exit case
                          fails (status 1), the gate exits 1
   lava-qemu-selftest-fault selftest=fault: status 63 is a failed exit case
-  lava-grub-tftp-bios    QEMU standing in for a lab server (standin.py):
+  lava-grub-tftp-bios    x86-ser2net with QEMU standing in for the server (standin.py):
                          SeaBIOS PXE-boots GRUB from QEMU's user network,
                          LAVA types multiboot2 (tftp,{SERVER_IP})/{KERNEL}
   lava-grub-tftp-uefi    the same under OVMF (skipped without OVMF)
@@ -21,8 +28,8 @@ lava-run, and reads the job log back (tools/shootdown.py lava):
                          ends within its stated wait, and the gate exits 1
 
 Prints TAP; exits 1 if a case failed. A case that cannot run here (not
-root, lava-dispatcher not installed, no GRUB or iPXE files) SKIPs saying
-why. Between them they take about 2 minutes under TCG.
+root, lava-dispatcher not installed, lava-server's package not to be had,
+no GRUB or iPXE files) SKIPs saying why. Between them they take about 2 minutes under TCG.
 """
 
 import argparse
@@ -43,12 +50,19 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, os.path.join(ROOT, "tools", "results"))
 
+import devices  # noqa: E402
 import lava  # noqa: E402
 import verdictline  # noqa: E402
+import yaml  # noqa: E402
 
 ELF = os.path.join(ROOT, "build", "shootdown.elf")
 SHOOTDOWN = os.path.join(ROOT, "tools", "shootdown.py")
-LOCAL = os.path.join(ROOT, "lava", "local")
+# The stand-in server's worker: QEMU's user network reaches the host as
+# 10.0.2.2, where QEMU's own TFTP server serves LAVA's TFTP directory.
+DISPATCHER = os.path.join(HERE, "dispatcher.yaml")
+# Commands the example dictionaries name for consoles and power: stubs for
+# lava-run --validate, which looks for them in PATH and runs none.
+EXAMPLE_TOOLS = ("telnet", "ipmitool", "pduclient")
 TFTPD_DEFAULTS = "/etc/default/tftpd-hpa"
 IPXE_ROM = "/usr/lib/ipxe/qemu/efi-virtio.rom"
 OVMF = ("/usr/share/OVMF/OVMF_CODE_4M.fd", "/usr/share/OVMF/OVMF_VARS_4M.fd")
@@ -96,6 +110,20 @@ def needs_lava():
         raise Skip("no build/shootdown.elf (run make)")
 
 
+def device(name, change=None):
+    """lava/devices/NAME.jinja2 as a server renders it; change(dict) may
+    replace what a lab's worker differs in (its console and power)."""
+    try:
+        text = devices.render(name)
+    except devices.Unavailable as exc:
+        raise Skip(str(exc)) from exc
+    if change is None:
+        return text
+    conf = yaml.safe_load(text)
+    change(conf)
+    return yaml.safe_dump(conf)
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -124,8 +152,9 @@ class Env:
         else:
             shutil.rmtree(self.tmp, ignore_errors=True)
 
-    def lava_run(self, job_text, device_text, dispatcher=None, limit=600):
-        """Runs one job; returns (entries, log text, seconds)."""
+    def lava_run(self, job_text, device_text, dispatcher=None, limit=600, validate=False):
+        """Runs one job (validate: lava-run --validate, nothing booted);
+        returns (entries, log text, seconds)."""
         self.jobs += 1
         n = self.jobs
         job = os.path.join(self.tmp, f"job{n}.yaml")
@@ -137,6 +166,8 @@ class Env:
                 os.path.join(self.tmp, f"out{n}"), "--device", dev]
         if dispatcher:
             args += ["--dispatcher", dispatcher]
+        if validate:
+            args.append("--validate")
         t0 = time.monotonic()
         try:
             proc = subprocess.run(args + [job], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -166,7 +197,8 @@ def job_result(entries):
 
 
 def render(kind, **values):
-    values.setdefault("KERNEL_URL", "file://" + ELF)
+    if kind != "ipxe-sanboot":  # the ISO's URL instead
+        values.setdefault("KERNEL_URL", "file://" + ELF)
     return lava.render_job(kind, {k: str(v) for k, v in values.items()})
 
 
@@ -218,9 +250,11 @@ def check_console(path, *expect):
         raise Fail(f"checklog on the console LAVA kept: {proc.stdout.strip()[-400:]}")
 
 
-def qemu_device():
-    with open(os.path.join(LOCAL, "qemu.yaml"), encoding="utf-8") as f:
-        return f.read()
+def qemu_device(command=None):
+    """qemu-01 rendered; command: another QEMU binary."""
+    def use(conf):
+        conf["actions"]["boot"]["methods"]["qemu"]["parameters"]["command"] = command
+    return device("qemu-01", use if command else None)
 
 
 def case_qemu(env, args, status, expect_gate, fail_case=None):
@@ -275,12 +309,17 @@ def needs_server(firmware):
         raise Skip(f"no OVMF ({OVMF[0]}; ovmf)")
 
 
+def stub(env, name, text=TFTPD_STUB):
+    path = os.path.join(env.bin, name)
+    with open(path, "w", encoding="ascii") as f:
+        f.write(text)
+    os.chmod(path, 0o755)
+
+
 def standin(env, firmware, root, bootfile):
-    """The stand-in server's device configuration (standin.py)."""
-    stub = os.path.join(env.bin, "in.tftpd")
-    with open(stub, "w", encoding="ascii") as f:
-        f.write(TFTPD_STUB)
-    os.chmod(stub, 0o755)
+    """x86-ser2net as rendered, its console and power those of the
+    stand-in server (standin.py), GRUB's keys typed 5 ms apart."""
+    stub(env, "in.tftpd")
     state = os.path.join(env.tmp, "server-" + firmware)
     os.makedirs(state)
     vars_copy = os.path.join(state, "vars.fd")
@@ -292,16 +331,19 @@ def standin(env, firmware, root, bootfile):
                    "smp": 2, "vars": vars_copy}, f)
     script = os.path.join(HERE, "standin.py")
     env.undo.append(lambda: sh([sys.executable, script, "power-off", state]))
-    with open(os.path.join(LOCAL, "x86.yaml.in"), encoding="utf-8") as f:
-        return lava.substitute(f.read(), {
-            "CONNECT": f"{sys.executable} {script} console {state}",
-            "POWER_ON": f"{sys.executable} {script} power-on {state}",
-            "POWER_OFF": f"{sys.executable} {script} power-off {state}"})
+    def worker(conf):
+        run = f"{sys.executable} {script}"
+        conf["commands"] = {"connect": f"{run} console {state}",
+                            "hard_reset": f"{run} power-on {state}",
+                            "power_on": f"{run} power-on {state}",
+                            "power_off": f"{run} power-off {state}"}
+        conf["character_delays"] = {"boot": 5}
+    return device("x86-ser2net", worker)
 
 
 def server_job(env, job, device, firmware):
     """Runs a job on the stand-in; checks it as a lab would."""
-    entries, log, secs = env.lava_run(job, device, os.path.join(LOCAL, "dispatcher.yaml"))
+    entries, log, secs = env.lava_run(job, device, DISPATCHER)
     result, why = job_result(entries)
     if result != "pass":
         raise Fail(f"LAVA job result {result}: {why}")
@@ -339,7 +381,7 @@ def case_lost_exit(env):
     needs_lava()
     wait = 30
     os.symlink(os.path.join(HERE, "lose_exit.py"), os.path.join(env.bin, "qemu-lose-exit"))
-    device = qemu_device().replace("command: qemu-system-x86_64", "command: qemu-lose-exit")
+    device = qemu_device("qemu-lose-exit")
     job = render("qemu", KERNEL_ARGS="bench=none", BOOT_TIMEOUT=wait)
     entries, log, secs = env.lava_run(job, device, limit=300)
     # The boot is a few seconds; then the monitor waits `wait` for EXIT.
@@ -355,7 +397,51 @@ def case_lost_exit(env):
            f"exit case missing; gate 1 [{secs:.0f}s]"
 
 
+def validated(env, job, dev):
+    """lava-run --validate's verdict: None if it passed, else its why."""
+    entries, _, _ = env.lava_run(job, dev, DISPATCHER, limit=120, validate=True)
+    result, why = job_result(entries)
+    valid = [e["msg"].get("result") for e in entries if e.get("lvl") == "results"
+             and isinstance(e.get("msg"), dict) and e["msg"].get("case") == "validate"]
+    if valid == ["pass"] and result in (None, "pass"):
+        return None
+    return why or f"validate {valid}"
+
+
+def case_validate(env):
+    needs_lava()
+    missing = sorted(set(devices.names()) - {d for ds in devices.MEANT.values() for d in ds})
+    if missing:
+        raise Fail(f"no job is meant for {', '.join(missing)} (devices.MEANT)")
+    tftp_root(env)
+    stub(env, "in.tftpd")
+    for tool in EXAMPLE_TOOLS:
+        stub(env, tool, "#!/bin/sh\nexit 0\n")
+    done = []
+    for kind, names in devices.MEANT.items():
+        url = {"ISO_URL": "http://10.0.2.2/shootdown.iso"} if kind == "ipxe-sanboot" else {}
+        job = render(kind, **url)
+        for name in names:
+            why = validated(env, job, device(name))
+            if why:
+                raise Fail(f"lava-run --validate of the {kind} job on {name}: {why}")
+            done.append(f"{kind} on {name}")
+    # LAVA's own x86 type: the grub job is refused, as a lab would find.
+    try:
+        stock = devices.render_text(devices.source("x86-ser2net").replace(
+            "{% extends 'x86-grub.jinja2' %}", "{% extends 'x86.jinja2' %}"))
+    except devices.Unavailable as exc:
+        raise Skip(str(exc)) from exc
+    why = validated(env, render("grub-tftp"), stock) or ""
+    grub = next((ln for ln in why.splitlines() if ln.startswith("Grub: ")), None)
+    if grub is None:
+        raise Fail(f"the grub job on LAVA's stock x86 type: not refused for its boot method: {why}")
+    return f"valid: {'; '.join(done)}; on stock x86 refused: {grub} " \
+           f"(lava-server {devices.server_version()})"
+
+
 CASES = (
+    ("lava-validate", case_validate),
     ("lava-qemu-default", lambda e: case_qemu(e, "", 0, 0)),
     ("lava-qemu-selftest-fail", lambda e: case_qemu(e, "selftest=fail bench=none", 1, 1,
                                                    "selftest_injected_failure")),

@@ -10,6 +10,7 @@ Run: python3 tests/lava/test_lava.py (make lava-check runs it first).
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -107,14 +108,30 @@ class Monitors(unittest.TestCase):
 
     def test_every_template_renders(self):
         yaml = need_yaml()
-        values = {"KERNEL_URL": "file:///x.elf", "ISO_URL": ISO_URL}
         for kind in lava.KINDS:
-            text = lava.render_job(kind, values)
+            url = {"ISO_URL": ISO_URL} if kind == "ipxe-sanboot" else {"KERNEL_URL": "file:///x.elf"}
+            text = lava.render_job(kind, url)
             self.assertNotIn("{{", text, kind)
             job = yaml.safe_load(text)
             self.assertEqual(len(job["actions"][-1]["test"]["monitors"]), 2, kind)
         with self.assertRaises(lava.LavaError):
             lava.substitute("{{NOPE}}", {})
+
+    def test_a_variable_no_template_uses_is_refused(self):
+        with self.assertRaisesRegex(lava.LavaError, r"^KERNEL_ARG: not a variable of the qemu "
+                                    r"job \(its variables: .*KERNEL_ARGS"):
+            lava.render_job("qemu", {"KERNEL_URL": "file:///x.elf", "KERNEL_ARG": "bench=none"})
+        # The server's power-on wait is the grub job's, not the qemu one's.
+        with self.assertRaisesRegex(lava.LavaError, "POWER_ON_TIMEOUT: not a variable"):
+            lava.render_job("qemu", {"KERNEL_URL": "file:///x.elf", "POWER_ON_TIMEOUT": "60"})
+        self.assertIn("-append \"bench=none\"",
+                      lava.render_job("qemu", {"KERNEL_URL": "file:///x.elf",
+                                               "KERNEL_ARGS": "bench=none"}))
+        status = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "shootdown.py"),
+                                 "lava-job", "qemu", "KERNEL_URL=file:///x.elf", "KERNEL_ARG=x"],
+                                capture_output=True, text=True)
+        self.assertEqual(status.returncode, 2)
+        self.assertIn("KERNEL_ARG: not a variable of the qemu job", status.stderr)
 
     def test_timeouts(self):
         self.assertEqual(lava.wait_timeout(""), 120)

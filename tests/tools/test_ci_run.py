@@ -126,8 +126,14 @@ class CiRun(unittest.TestCase):
 
     def test_selftest_fail_exit_1(self):
         out = self.outdir("fail")
-        status, stdout, stderr = ci_run(out, *QUICK, "--", "selftest=fail", "bench=none")
+        # GitHub's job page: the summary and the failed check with its why.
+        page = os.path.join(self.tmp, "step-summary.md")
+        status, stdout, stderr = ci_run(out, *QUICK, "--", "selftest=fail", "bench=none",
+                                        env=dict(os.environ, GITHUB_STEP_SUMMARY=page))
         self.assertEqual(status, 1, stderr[-2000:])
+        self.assertIn("shootdown ci-run: exit 1 (a check failed)", read(page))
+        self.assertRegex(read(page), r"(?m)^\*\*\d+ checks, 1 failed, \d+ skipped\*\* ")
+        self.assertIn("- FAIL console.log: `selftest: injected failure`: ", read(page))
         summary = read(os.path.join(out, "summary.txt"))
         self.assertRegex(summary, r"^shootdown ci-run: exit 1 \(a check failed\)")
         self.assertRegex(summary, r"(?m)^accel: +tcg ")

@@ -203,8 +203,8 @@ def wait_timeout(kernel_args):
 KINDS = {
     "qemu": ("qemu.yaml.in", {"ACCEL": "tcg,thread=single", "CPU": "max", "CPUS": 4, "KERNEL_ARGS": ""}),
     "grub-tftp": ("grub-tftp.yaml.in", {"KERNEL_ARGS": "", "POWER_ON_TIMEOUT": 600,
-                                        "DEVICE_TYPE": "x86"}),
-    "ipxe-sanboot": ("ipxe-sanboot.yaml.in", {"POWER_ON_TIMEOUT": 600, "DEVICE_TYPE": "x86",
+                                        "DEVICE_TYPE": "x86-grub"}),
+    "ipxe-sanboot": ("ipxe-sanboot.yaml.in", {"POWER_ON_TIMEOUT": 600, "DEVICE_TYPE": "x86-grub",
                                               "KERNEL_ARGS": "budget_s=12"}),
 }
 
@@ -214,6 +214,15 @@ def render_job(kind, values):
     if kind not in KINDS:
         raise LavaError(f"no job kind {kind!r} (one of {', '.join(KINDS)})")
     template, defaults = KINDS[kind]
+    with open(os.path.join(JOBS, template), encoding="utf-8") as f:
+        text = f.read()
+    # A variable the template does not use would be dropped without a
+    # word (KERNEL_ARG= for KERNEL_ARGS=): refused, naming the ones it has.
+    known = (set(re.findall(r"\{\{([A-Z_]+)\}\}", text)) | set(defaults)) - {"MONITORS"}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise LavaError(f"{', '.join(unknown)}: not a variable of the {kind} job "
+                        f"(its variables: {', '.join(sorted(known))})")
     v = dict(defaults)
     v.update(values)
     if not str(v.get("KERNEL_ARGS", "x")).strip():
@@ -227,8 +236,7 @@ def render_job(kind, values):
         v["JOB_TIMEOUT"] = 2 * (int(v.get("POWER_ON_TIMEOUT", 120)) + int(v["BOOT_TIMEOUT"]))
     with open(os.path.join(JOBS, "monitors.yaml.in"), encoding="utf-8") as f:
         v["MONITORS"] = f.read().rstrip("\n")
-    with open(os.path.join(JOBS, template), encoding="utf-8") as f:
-        return substitute(f.read(), v)
+    return substitute(text, v)
 
 
 def main(argv):
