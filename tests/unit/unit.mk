@@ -25,7 +25,7 @@ UNIT_DIR := tests/unit
 UNIT_OUT := build/host
 UNIT_FLOORS := lib kernel mm smp bench
 
-unit_tests.lib := kstring json cmdline printf
+unit_tests.lib := kstring json cmdline cmdline_list cmdline_tables printf
 unit_tests.kernel := config multiboot report smbios smbios_cpu tsc_estimate \
 	spinlock acpi fwread usb_legacy smi_account
 unit_tests.mm := pmm pmm_alloc pt pt_range invlpgb
@@ -37,6 +37,8 @@ unit_tests.bench := stats hist params table plan reclaim_counts findings \
 unit_srcs.kstring := lib/kstring.c
 unit_srcs.json := lib/json.c
 unit_srcs.cmdline := lib/cmdline.c lib/cmdline_diag.c lib/cmdline_list.c lib/kstring.c
+unit_srcs.cmdline_list := $(unit_srcs.cmdline)
+unit_srcs.cmdline_tables := $(unit_srcs.cmdline)
 unit_srcs.printf := lib/printf.c
 unit_srcs.config := kernel/config.c lib/cmdline.c lib/cmdline_diag.c lib/cmdline_list.c \
 	lib/kstring.c
