@@ -2,182 +2,12 @@
 /*
  * Host tests of bench/params.c and bench/options.c (the experiments'
  * parameters, through the real command line: kernel/config.c's parse of
- * both tables, so that the diagnostics are checked as a user sees them)
- * and of bench/rng.h. lib/cmdline's list kinds have their own tests in
- * test_cmdline.c; here, what the experiments' keys make of them.
+ * both tables, so that the diagnostics are checked as a user sees them).
+ * lib/cmdline's list kinds have their own tests in test_cmdline_list.c;
+ * here, what the experiments' keys make of them; the two keys with a shape
+ * of their own are test_params_shaped.c's.
  */
-#include <stdio.h>
-#include "unit.h"
-#include "bench/options.h"
-#include "bench/params.h"
-#include "bench/rng.h"
-
-#define MAX_DIAGS 40
-
-static struct {
-	size_t n;
-	char msg[MAX_DIAGS][PARAM_DIAG_LEN];
-} got;
-
-static void collect(void *ctx, const char *msg)
-{
-	assert_ptr_equal(ctx, &got);
-	assert_printable(msg, PARAM_DIAG_LEN);
-	assert_true(got.n < MAX_DIAGS);
-	strcpy(got.msg[got.n++], msg);
-}
-
-static const struct diag_sink sink = {collect, &got};
-
-static const struct diag_sink *reset(void)
-{
-	memset(&got, 0, sizeof(got));
-	return &sink;
-}
-
-/* l holds exactly the numbers that follow. */
-#define expect_list(l, ...) assert_u32_items((l)->n, (l)->v, __VA_ARGS__)
-
-/* SplitMix64's published first outputs (seed 0, and Java's 1234567). */
-static void test_rng_known_values(void **state)
-{
-	struct rng r;
-
-	(void)state;
-	rng_seed(&r, 0);
-	assert_true(rng_next(&r) == 0xe220a8397b1dcdafull);
-	assert_true(rng_next(&r) == 0x6e789e6aa1b965f4ull);
-	assert_true(rng_next(&r) == 0x06c45d188009454full);
-	rng_seed(&r, 1234567);
-	assert_true(rng_next(&r) == 6457827717110365317ull);
-	assert_true(rng_next(&r) == 0x2c73f08458540fa5ull);
-}
-
-/* Sequences from an independent implementation (Python, big integers). */
-static void test_rng_below_sequence(void **state)
-{
-	static const uint64_t ten[] = {7, 1, 2, 3, 0, 8, 2, 8, 3, 6};
-	static const uint64_t big[] = {
-		3595544800446187243ull, 8308050873407804673ull,
-		2300599727732774152ull, 1238314238945538992ull};
-	struct rng r;
-
-	(void)state;
-	rng_seed(&r, 42);
-	for (size_t i = 0; i < ARRAY_SIZE(ten); i++)
-		assert_int_equal(rng_below(&r, 10), ten[i]);
-	/* n = 2^63 + 1 rejects about half of the draws. */
-	rng_seed(&r, 7);
-	for (size_t i = 0; i < ARRAY_SIZE(big); i++)
-		assert_true(rng_below(&r, (1ull << 63) + 1) == big[i]);
-}
-
-static void test_rng_below_bounds(void **state)
-{
-	static const uint64_t ns[] = {
-		1, 2, 3, 7, 1000, (1ull << 63) + 1, UINT64_MAX - 1, UINT64_MAX};
-	unsigned count[6] = {0};
-	struct rng r;
-
-	(void)state;
-	rng_seed(&r, 0);
-	assert_int_equal(rng_below(&r, 0), 0);
-	for (size_t k = 0; k < ARRAY_SIZE(ns); k++) {
-		for (int i = 0; i < 2000; i++)
-			assert_true(rng_below(&r, ns[k]) < ns[k]);
-	}
-	for (int i = 0; i < 60000; i++)
-		count[rng_below(&r, 6)]++;
-	for (int i = 0; i < 6; i++) {
-		assert_true(count[i] > 9500); /* 10000 expected each */
-		assert_true(count[i] < 10500);
-	}
-}
-
-static void test_rng_shuffle(void **state)
-{
-	static const uint32_t want[] = {9, 0, 1, 4, 8, 2, 3, 7, 6, 5};
-	uint32_t a[10], b[10], seen[6] = {0};
-	struct rng r;
-
-	(void)state;
-	rng_seed(&r, 1);
-	for (uint32_t i = 0; i < 10; i++)
-		a[i] = i;
-	rng_shuffle(&r, a, 10);
-	assert_memory_equal(a, want, sizeof(a));
-	rng_shuffle(&r, a, 0); /* nothing to do, nothing touched */
-	rng_shuffle(&r, a, 1);
-	assert_memory_equal(a, want, sizeof(a));
-	/* Every order of three, about equally often. */
-	for (int i = 0; i < 60000; i++) {
-		b[0] = 0, b[1] = 1, b[2] = 2;
-		rng_shuffle(&r, b, 3);
-		assert_int_equal(b[0] + b[1] + b[2], 3);
-		assert_true(b[0] != b[1] && b[1] != b[2] && b[0] != b[2]);
-		seen[b[0] * 2 + (b[1] > b[2])]++;
-	}
-	for (int i = 0; i < 6; i++) {
-		assert_true(seen[i] > 9500);
-		assert_true(seen[i] < 10500);
-	}
-}
-
-static struct config cfg;
-static struct cmdline_diags cd;
-
-/*
- * Both tables' defaults, then the line, in one parse, as the kernel does;
- * every diagnostic is collected in order.
- */
-static size_t from_line(const char *line, struct bench_params *p)
-{
-	const struct cmdline_table t = bench_options(p);
-	size_t n;
-
-	memset(&cfg, 0x5a, sizeof(cfg));
-	memset(p, 0x5a, sizeof(*p));
-	reset();
-	n = config_parse(line, &cfg, &t, 1, &cd);
-	assert_int_equal(n, cd.count + cd.folded + cd.dropped);
-	for (size_t i = 0; i < cd.count; i++)
-		collect(&got, cd.msg[i]);
-	bench_options_from_kernel(p, &cfg);
-	return n;
-}
-
-/* The first diagnostic is msg, and the only one. */
-static void expect_one(const char *line, const char *msg)
-{
-	struct bench_params p;
-
-	assert_int_equal(from_line(line, &p), 1);
-	assert_string_equal(got.msg[0], msg);
-}
-
-/* How many collected diagnostics start with prefix. */
-static size_t count_prefix(const char *prefix)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < got.n; i++)
-		n += !strncmp(got.msg[i], prefix, strlen(prefix));
-	return n;
-}
-
-/* The line gives exactly these diagnostics, in order. */
-static void expect_diags(const char *line, struct bench_params *p, size_t n,
-			 ...)
-{
-	va_list ap;
-
-	assert_int_equal(from_line(line, p), n);
-	assert_int_equal(got.n, n);
-	va_start(ap, n);
-	for (size_t i = 0; i < n; i++)
-		assert_string_equal(got.msg[i], va_arg(ap, const char *));
-	va_end(ap);
-}
+#include "params_line.h"
 
 static void test_pages_good(void **state)
 {
@@ -445,148 +275,6 @@ static void test_names_bad(void **state)
 	expect_list(&p.bench, 1, 1);
 }
 
-static struct param_delay delay(const char *s, size_t ndiag)
-{
-	struct bench_params p;
-	char line[128];
-
-	snprintf(line, sizeof(line), "delay_handler=%s", s);
-	assert_int_equal(from_line(line, &p), ndiag);
-	assert_int_equal(got.n, ndiag);
-	return p.delay;
-}
-
-static void test_delay(void **state)
-{
-	struct param_delay d;
-	struct bench_params p;
-
-	(void)state;
-	d = delay("ipi-range:5000", 0);
-	assert_true(d.on);
-	assert_int_equal(d.strategy, 1);
-	assert_int_equal(d.cycles, 5000);
-	d = delay("invlpgb:0x10", 0);
-	assert_true(d.on && d.strategy == 4 && d.cycles == 16);
-	d = delay("ipi-page:1000000000", 0);
-	assert_true(d.on && d.cycles == PARAM_DELAY_MAX);
-	assert_false(delay("none", 0).on);
-	assert_false(delay("ipi-range", 1).on);
-	assert_string_equal(got.msg[0], "cmdline: 'delay_handler=ipi-range': "
-					"expected none or STRATEGY:CYCLES: "
-					"using default 'none'");
-	assert_false(delay("ipi-fast:10", 1).on);
-	assert_string_equal(got.msg[0],
-			    "cmdline: 'delay_handler=ipi-fast:10': strategy "
-			    "'ipi-fast': expected ipi-page|ipi-range|ipi-full|"
-			    "ipi-linux|invlpgb|invlpgb-linux: using default "
-			    "'none'");
-	assert_false(delay("ipi-range:0", 1).on);
-	assert_string_equal(got.msg[0],
-			    "cmdline: 'delay_handler=ipi-range:0': cycles '0': "
-			    "expected a number in 1..1000000000: using default "
-			    "'none'");
-	assert_false(delay("ipi-range:1000000001", 1).on);
-	assert_false(delay("ipi-range:", 1).on);
-	assert_false(delay("ipi-range:12x", 1).on);
-	assert_false(delay(":12", 1).on);
-	/* Rejected as a whole, as any word: an earlier one stays. */
-	expect_diags("delay_handler=ipi-full:9 delay_handler=x", &p, 1,
-		     "cmdline: 'delay_handler=x': expected none or "
-		     "STRATEGY:CYCLES: using 'delay_handler=ipi-full:9' "
-		     "(word 1)");
-	assert_true(p.delay.on && p.delay.strategy == 2 && p.delay.cycles == 9);
-}
-
-static struct param_invlpgb invlpgb(const char *s, size_t ndiag)
-{
-	struct param_invlpgb v;
-
-	memset(&v, 0x5a, sizeof(v));
-	assert_int_equal(params_parse_invlpgb(s, &v, reset()), ndiag);
-	return v;
-}
-
-static void test_invlpgb(void **state)
-{
-	struct param_invlpgb v;
-
-	(void)state;
-	v = invlpgb("auto", 0);
-	assert_int_equal(v.mode, PARAM_INVLPGB_AUTO);
-	assert_int_equal(v.bug, PARAM_BUG_NONE);
-	v = invlpgb("", 0);
-	assert_int_equal(v.mode, PARAM_INVLPGB_AUTO);
-	assert_int_equal(invlpgb("off", 0).mode, PARAM_INVLPGB_OFF);
-	assert_int_equal(invlpgb("force", 0).mode, PARAM_INVLPGB_FORCE);
-	v = invlpgb("emulate,bug=count", 0);
-	assert_int_equal(v.mode, PARAM_INVLPGB_EMULATE);
-	assert_int_equal(v.bug, PARAM_BUG_COUNT);
-	v = invlpgb("auto,bug=stride", 0);
-	assert_int_equal(v.mode, PARAM_INVLPGB_AUTO);
-	assert_int_equal(v.bug, PARAM_BUG_STRIDE);
-	v = invlpgb("emulate,bug=no-tlbsync", 0);
-	assert_int_equal(v.mode, PARAM_INVLPGB_EMULATE);
-	assert_int_equal(v.bug, PARAM_BUG_NO_TLBSYNC);
-	v = invlpgb("emulate,bug=no-global", 0);
-	assert_int_equal(v.bug, PARAM_BUG_NO_GLOBAL);
-	v = invlpgb("auto,bug=pcid", 0);
-	assert_int_equal(v.bug, PARAM_BUG_PCID);
-	v = invlpgb("emulate,bug=count,bug=none", 0);
-	assert_int_equal(v.bug, PARAM_BUG_NONE);
-	assert_string_equal(params_invlpgb_mode_name(PARAM_INVLPGB_EMULATE),
-			    "emulate");
-	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_STRIDE),
-			    "stride");
-	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_NO_TLBSYNC),
-			    "no-tlbsync");
-	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_NO_GLOBAL),
-			    "no-global");
-	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_PCID), "pcid");
-	assert_string_equal(params_invlpgb_bug_name(PARAM_BUG_PCID + 1), "?");
-	assert_string_equal(params_invlpgb_mode_name(99), "?");
-	assert_string_equal(params_invlpgb_bug_name(-1), "?");
-}
-
-static void test_invlpgb_bad(void **state)
-{
-	struct param_invlpgb v;
-
-	(void)state;
-	v = invlpgb("emulated,bug=counts,bugs=count,", 4);
-	assert_int_equal(v.mode, PARAM_INVLPGB_AUTO);
-	assert_int_equal(v.bug, PARAM_BUG_NONE);
-	/* Notes without the word: lib/cmdline puts it in front. */
-	assert_string_equal(got.msg[0], "mode 'emulated': expected "
-					"auto|off|emulate|force: using 'auto'");
-	assert_string_equal(got.msg[1],
-			    "bug 'counts': expected none|count|stride|"
-			    "no-tlbsync|no-global|pcid: using 'none'");
-	assert_string_equal(got.msg[2],
-			    "item 'bugs=count': expected bug=none|count|stride|"
-			    "no-tlbsync|no-global|pcid: skipped");
-	assert_string_equal(got.msg[3],
-			    "item '': expected bug=none|count|stride|"
-			    "no-tlbsync|no-global|pcid: skipped");
-	v = invlpgb("off,bug=count", 1);
-	assert_int_equal(v.mode, PARAM_INVLPGB_OFF);
-	assert_int_equal(v.bug, PARAM_BUG_NONE);
-	assert_string_equal(got.msg[0],
-			    "bug=count: no effect with 'off': ignored");
-	v = invlpgb("force,bug=", 1);
-	assert_int_equal(v.mode, PARAM_INVLPGB_FORCE);
-	assert_string_equal(got.msg[0], "bug '': expected none|count|stride|"
-					"no-tlbsync|no-global|pcid: using "
-					"'none'");
-	v = invlpgb(",bug=stride", 1);
-	assert_int_equal(v.mode, PARAM_INVLPGB_AUTO);
-	assert_int_equal(v.bug, PARAM_BUG_STRIDE);
-	/* As a user sees them. */
-	expect_diags("invlpgb=off,bug=count", &(struct bench_params){0}, 1,
-		     "cmdline: 'invlpgb=off,bug=count': bug=count: no effect "
-		     "with 'off': ignored");
-}
-
 static void test_list_format(void **state)
 {
 	struct cmdline_list l = {
@@ -830,10 +518,6 @@ static void test_bench_length(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rng_known_values),
-		cmocka_unit_test(test_rng_below_sequence),
-		cmocka_unit_test(test_rng_below_bounds),
-		cmocka_unit_test(test_rng_shuffle),
 		cmocka_unit_test(test_pages_good),
 		cmocka_unit_test(test_pages_default_as_numbers),
 		cmocka_unit_test(test_pages_bad),
@@ -844,8 +528,6 @@ int main(void)
 		cmocka_unit_test(test_targets_resolve_full),
 		cmocka_unit_test(test_names_good),
 		cmocka_unit_test(test_names_bad),
-		cmocka_unit_test(test_invlpgb),
-		cmocka_unit_test(test_invlpgb_bad),
 		cmocka_unit_test(test_list_format),
 		cmocka_unit_test(test_from_config),
 		cmocka_unit_test(test_options_table),
@@ -854,7 +536,6 @@ int main(void)
 		cmocka_unit_test(test_given),
 		cmocka_unit_test(test_bench_key_lengths),
 		cmocka_unit_test(test_bench_length),
-		cmocka_unit_test(test_delay),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,7 +31,7 @@ unit_tests.kernel := config multiboot report smbios smbios_cpu tsc_estimate \
 unit_tests.mm := pmm pmm_alloc pt pt_range invlpgb
 unit_tests.smp := topology topology_package cpumask initwait idle tsc_handshake xcall_ack \
 	barrier cpucount concurrency
-unit_tests.bench := stats hist params table plan reclaim_counts findings \
+unit_tests.bench := stats hist params params_shaped rng table plan reclaim_counts findings \
 	ceiling reclaim_race rc_timeline caveats fline flush_how
 
 unit_srcs.kstring := lib/kstring.c
@@ -83,6 +83,7 @@ unit_srcs.ceiling := bench/ceiling.c bench/ceiling_book.c lib/printf.c
 unit_srcs.flush_how := bench/flush_how.c mm/invlpgb.c
 unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
 	lib/cmdline.c lib/cmdline_diag.c lib/cmdline_list.c lib/kstring.c
+unit_srcs.params_shaped := $(unit_srcs.params)
 unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
 	lib/muldiv.c lib/kstring.c
 unit_srcs.plan := bench/plan.c bench/plan_cost.c lib/printf.c lib/kstring.c
