@@ -45,7 +45,7 @@ static const void *sim_read(void *ctx, uint64_t addr, size_t len)
 	return s->last;
 }
 
-static int sim_setup(void **state)
+static inline int sim_setup(void **state)
 {
 	(void)state;
 	memset(sim.mem, SIM_FILL, sizeof(sim.mem));
@@ -55,7 +55,7 @@ static int sim_setup(void **state)
 	return 0;
 }
 
-static int sim_teardown(void **state)
+static inline int sim_teardown(void **state)
 {
 	(void)state;
 	free(sim.last);
@@ -63,36 +63,36 @@ static int sim_teardown(void **state)
 	return 0;
 }
 
-static uint8_t *sim_at(uint64_t addr, size_t len)
+static inline uint8_t *sim_at(uint64_t addr, size_t len)
 {
 	assert_true(addr >= SIM_BASE && addr - SIM_BASE + len <= SIM_SIZE);
 	return sim.mem + (addr - SIM_BASE);
 }
 
-static void put32(uint8_t *p, uint32_t v)
+static inline void put32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static void put64(uint8_t *p, uint64_t v)
+static inline void put64(uint8_t *p, uint64_t v)
 {
 	put32(p, (uint32_t)v);
 	put32(p + 4, (uint32_t)(v >> 32));
 }
 
-static void w32(uint64_t addr, uint32_t v)
+static inline void w32(uint64_t addr, uint32_t v)
 {
 	put32(sim_at(addr, 4), v);
 }
 
-static void wbytes(uint64_t addr, const void *p, size_t n)
+static inline void wbytes(uint64_t addr, const void *p, size_t n)
 {
 	memcpy(sim_at(addr, n), p, n);
 }
 
 /* Writes s with its NUL; returns the address just past it. */
-static uint64_t wstr(uint64_t addr, const char *s)
+static inline uint64_t wstr(uint64_t addr, const char *s)
 {
 	wbytes(addr, s, strlen(s) + 1);
 	return addr + strlen(s) + 1;
@@ -104,7 +104,7 @@ struct mb2b {
 	uint32_t off;
 };
 
-static void mb2_begin(struct mb2b *b, uint64_t addr)
+static inline void mb2_begin(struct mb2b *b, uint64_t addr)
 {
 	b->start = addr;
 	b->off = 8;
@@ -113,8 +113,8 @@ static void mb2_begin(struct mb2b *b, uint64_t addr)
 }
 
 /* A tag whose size field says `size` though plen payload bytes are written. */
-static uint64_t mb2_raw(struct mb2b *b, uint32_t type, uint32_t size,
-			const void *payload, uint32_t plen)
+static inline uint64_t mb2_raw(struct mb2b *b, uint32_t type, uint32_t size,
+			       const void *payload, uint32_t plen)
 {
 	uint64_t a = b->start + b->off;
 
@@ -126,18 +126,19 @@ static uint64_t mb2_raw(struct mb2b *b, uint32_t type, uint32_t size,
 	return a;
 }
 
-static uint64_t mb2_tag(struct mb2b *b, uint32_t type, const void *payload,
-			uint32_t plen)
+static inline uint64_t mb2_tag(struct mb2b *b, uint32_t type,
+			       const void *payload, uint32_t plen)
 {
 	return mb2_raw(b, type, 8 + plen, payload, plen);
 }
 
-static void mb2_str(struct mb2b *b, uint32_t type, const char *s)
+static inline void mb2_str(struct mb2b *b, uint32_t type, const char *s)
 {
 	mb2_tag(b, type, s, (uint32_t)strlen(s) + 1);
 }
 
-static void mb2_u32s(struct mb2b *b, uint32_t type, uint32_t x, uint32_t y)
+static inline void mb2_u32s(struct mb2b *b, uint32_t type, uint32_t x,
+			    uint32_t y)
 {
 	uint8_t p[8];
 
@@ -152,8 +153,8 @@ struct region {
 };
 
 /* A type 6 tag with n entries of esize bytes (padding bytes: garbage). */
-static void mb2_mmap(struct mb2b *b, uint32_t esize, const struct region *r,
-		     size_t n)
+static inline void mb2_mmap(struct mb2b *b, uint32_t esize,
+			    const struct region *r, size_t n)
 {
 	size_t plen = 8 + n * esize;
 	uint8_t *p = malloc(plen);
@@ -175,7 +176,7 @@ static void mb2_mmap(struct mb2b *b, uint32_t esize, const struct region *r,
 }
 
 /* Adds the end tag and sets total_size; returns it. */
-static uint32_t mb2_end(struct mb2b *b)
+static inline uint32_t mb2_end(struct mb2b *b)
 {
 	mb2_tag(b, 0, NULL, 0);
 	w32(b->start, b->off);

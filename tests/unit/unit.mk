@@ -26,7 +26,7 @@ UNIT_OUT := build/host
 UNIT_FLOORS := lib kernel mm smp bench
 
 unit_tests.lib := kstring json cmdline cmdline_list cmdline_tables printf
-unit_tests.kernel := config multiboot report smbios smbios_cpu tsc_estimate \
+unit_tests.kernel := config multiboot multiboot1 multiboot_query report smbios smbios_cpu tsc_estimate \
 	spinlock acpi fwread usb_legacy smi_account
 unit_tests.mm := pmm pmm_alloc pt pt_range invlpgb
 unit_tests.smp := topology topology_package cpumask initwait idle tsc_handshake xcall_ack \
@@ -44,6 +44,8 @@ unit_srcs.config := kernel/config.c lib/cmdline.c lib/cmdline_diag.c lib/cmdline
 	lib/kstring.c
 unit_srcs.multiboot := kernel/multiboot.c kernel/multiboot_query.c \
 	lib/kstring.c
+unit_srcs.multiboot1 := $(unit_srcs.multiboot)
+unit_srcs.multiboot_query := $(unit_srcs.multiboot)
 unit_srcs.report := lib/printf.c lib/json.c
 unit_includes.report := kernel/report.c
 unit_srcs.smbios := kernel/smbios.c kernel/smbios_cpu.c lib/kstring.c \
