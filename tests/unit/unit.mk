@@ -27,7 +27,7 @@ UNIT_FLOORS := lib kernel mm smp bench
 
 unit_tests.lib := kstring json cmdline cmdline_list cmdline_tables printf
 unit_tests.kernel := config multiboot multiboot1 multiboot_query report smbios smbios_cpu tsc_estimate \
-	spinlock acpi fwread usb_legacy smi_account
+	spinlock acpi acpi_tables acpi_madt fwread usb_legacy smi_account
 unit_tests.mm := pmm pmm_alloc pt pt_range invlpgb
 unit_tests.smp := topology topology_package cpumask initwait idle tsc_handshake xcall_ack \
 	barrier cpucount concurrency
@@ -60,6 +60,8 @@ unit_ldlibs.barrier := -pthread
 unit_srcs.acpi := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
 	kernel/acpi_tables.c lib/kstring.c lib/printf.c
 unit_cflags.acpi := -DACPI_DATA_DIR='"$(abspath $(UNIT_DIR)/data/acpi)"'
+unit_srcs.acpi_tables := $(unit_srcs.acpi)
+unit_srcs.acpi_madt := $(unit_srcs.acpi)
 unit_srcs.usb_legacy := kernel/usb_legacy.c
 unit_srcs.smi_account := kernel/smi_account.c
 unit_srcs.fwread := kernel/fwread.c kernel/multiboot.c \
