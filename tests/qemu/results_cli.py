@@ -1,9 +1,11 @@
 """What the tests of tools/shootdown.py share (test_results.py and the
 modules it gathers): running the CLI in this process or as a command, a
-strict TAP 13 reader, and small readers of what the CLI wrote.
+strict TAP 13 reader, small readers of what the CLI wrote, and the check
+of what plot draws.
 """
 
 import io
+import json
 import os
 import re
 import shutil
@@ -116,4 +118,61 @@ def verdict_counts(log):
     return rep.counts["PASS"], rep.counts["FAIL"], rep.counts["SKIP"]
 
 
-# --- synthetic ---------------------------------------------------------------
+# --- plot: what every figure must be --------------------------------------
+
+EXPECTED_LABELS = {
+    "shootdown-pages": ("pages per invalidation", "initiator latency"),
+    "shootdown-targets": ("responders (targets)", "initiator latency p50"),
+    "shootdown-distance": ("distance class", "p50"),
+    "shootdown-crossover": ("responders (targets)", "pages per invalidation"),
+    "flushloop-scaling": ("cpus in the loop", "operations per second"),
+    # a strip per strategy (its page-out's length beside it), and the loss
+    # with its interval: check_plot expands it
+    "reclaim-timeline": "strips",
+    "reclaim-irqs": ("strategy and batch", "interrupts per GiB"),
+    "ceiling": ("pages flushed (K)", "cycles (p50)"),
+}
+# Drawn only from runs with the refill records (primitives), which the
+# synthetic run of every experiment does not have.
+NEEDS_REFILL = ("ceiling",)
+
+
+def check_plot(test, path, outdir, expect_all=False):
+    """Runs plot; checks every drawn figure's PNG (signature, size from
+    the manifest, non-trivial), its SVG, its axes labels and scales, and the
+    page; returns the manifest."""
+    status, out, err = run_script(["plot", path, "-o", outdir])
+    test.assertEqual(status, 0, out + err)
+    with open(os.path.join(outdir, "manifest.json")) as f:
+        manifest = json.load(f)
+    drawn = [e for e in manifest["figures"] if "skipped" not in e]
+    if expect_all:
+        test.assertEqual([e["name"] for e in drawn],
+                         [n for n in EXPECTED_LABELS if n not in NEEDS_REFILL])
+    test.assertTrue(drawn, "no figure drawn")
+    with open(os.path.join(outdir, "index.html"), encoding="utf-8") as f:
+        page = f.read()
+    for e in drawn:
+        png = os.path.join(outdir, e["png"])
+        test.assertEqual(png_size(png), (960, 600), e["name"])
+        test.assertEqual((e["width"], e["height"]), (960, 600))
+        test.assertGreater(os.path.getsize(png), 10000, e["name"])
+        test.assertGreater(os.path.getsize(os.path.join(outdir, e["svg"])), 1000)
+        want = EXPECTED_LABELS[e["name"]]
+        if want == "strips":
+            want = [("", "page-out")] * (len(e["axes"]) - 1) + \
+                [("strategy and batch", "worker loss")]
+            test.assertIn("(ms", e["axes"][-2]["xlabel"], e["name"])
+        panels = want if isinstance(want, list) else [want] * len(e["axes"])
+        test.assertEqual(len(panels), len(e["axes"]), e["name"])
+        for ax, (xlabel, ylabel) in zip(e["axes"], panels):
+            if ax.get("colorbar"):
+                test.assertTrue(ax["ylabel"], e["name"])
+                continue
+            test.assertIn(xlabel, ax["xlabel"], e["name"])
+            test.assertIn(ylabel, ax["ylabel"], e["name"])
+            test.assertTrue(ax["lines"] + ax["patches"] + ax["collections"], e["name"])
+        if e["name"] == "shootdown-pages":
+            test.assertEqual({(a["xscale"], a["yscale"]) for a in e["axes"]}, {("log", "log")})
+        test.assertIn(f'src="{e["png"]}"', page)
+    return manifest

@@ -24,8 +24,8 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # results_cli puts tools/ and tools/results/ on the path.
-from results_cli import (ROOT, SAMPLES, png_size, prove_problem, run_cli,  # noqa: E402,F401
-                         run_script, strict_tap, verdict_counts)
+from results_cli import (ROOT, SAMPLES, check_plot, png_size, prove_problem,  # noqa: E402,F401
+                         run_cli, run_script, strict_tap, verdict_counts)
 import checklog  # noqa: E402
 import cli  # noqa: E402
 import answer  # noqa: E402
@@ -341,87 +341,6 @@ class Answer(unittest.TestCase):
             self.assertTrue(os.path.exists(os.path.join(tmp, "x.svg")))
 
 
-class Plot(unittest.TestCase):
-    """plot writes every figure of a run that has every experiment."""
-
-    def test_plot_synthetic_run(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "r.jsonl")
-            synth.write_jsonl(path, synth.make_records())
-            check_plot(self, path, os.path.join(tmp, "plots"), expect_all=True)
-
-    def test_plot_ceiling(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "c.jsonl")
-            synth.write_jsonl(path, test_ceiling.records())
-            manifest = check_plot(self, path, os.path.join(tmp, "plots"))
-            fig, = [e for e in manifest["figures"] if e["name"] == "ceiling"]
-            self.assertEqual((fig["axes"][0]["xscale"], fig["axes"][0]["yscale"]),
-                             ("log", "log"))
-            # The curve, K* of each W, the full side of each W, and 33.
-            self.assertGreaterEqual(fig["axes"][0]["lines"], 6)
-            self.assertIn("flush ceiling (unicast)", fig["suptitle"])
-
-
-EXPECTED_LABELS = {
-    "shootdown-pages": ("pages per invalidation", "initiator latency"),
-    "shootdown-targets": ("responders (targets)", "initiator latency p50"),
-    "shootdown-distance": ("distance class", "p50"),
-    "shootdown-crossover": ("responders (targets)", "pages per invalidation"),
-    "flushloop-scaling": ("cpus in the loop", "operations per second"),
-    # a strip per strategy (its page-out's length beside it), and the loss
-    # with its interval: check_plot expands it
-    "reclaim-timeline": "strips",
-    "reclaim-irqs": ("strategy and batch", "interrupts per GiB"),
-    "ceiling": ("pages flushed (K)", "cycles (p50)"),
-}
-# Drawn only from runs with the refill records (primitives), which the
-# synthetic run of every experiment does not have.
-NEEDS_REFILL = ("ceiling",)
-
-
-def check_plot(test, path, outdir, expect_all=False):
-    """Runs plot; checks every drawn figure's PNG (signature, size from
-    the manifest, non-trivial), its SVG, its axes labels and scales, and the
-    page; returns the manifest."""
-    import json
-    status, out, err = run_script(["plot", path, "-o", outdir])
-    test.assertEqual(status, 0, out + err)
-    with open(os.path.join(outdir, "manifest.json")) as f:
-        manifest = json.load(f)
-    drawn = [e for e in manifest["figures"] if "skipped" not in e]
-    if expect_all:
-        test.assertEqual([e["name"] for e in drawn],
-                         [n for n in EXPECTED_LABELS if n not in NEEDS_REFILL])
-    test.assertTrue(drawn, "no figure drawn")
-    with open(os.path.join(outdir, "index.html"), encoding="utf-8") as f:
-        page = f.read()
-    for e in drawn:
-        png = os.path.join(outdir, e["png"])
-        test.assertEqual(png_size(png), (960, 600), e["name"])
-        test.assertEqual((e["width"], e["height"]), (960, 600))
-        test.assertGreater(os.path.getsize(png), 10000, e["name"])
-        test.assertGreater(os.path.getsize(os.path.join(outdir, e["svg"])), 1000)
-        want = EXPECTED_LABELS[e["name"]]
-        if want == "strips":
-            want = [("", "page-out")] * (len(e["axes"]) - 1) + \
-                [("strategy and batch", "worker loss")]
-            test.assertIn("(ms", e["axes"][-2]["xlabel"], e["name"])
-        panels = want if isinstance(want, list) else [want] * len(e["axes"])
-        test.assertEqual(len(panels), len(e["axes"]), e["name"])
-        for ax, (xlabel, ylabel) in zip(e["axes"], panels):
-            if ax.get("colorbar"):
-                test.assertTrue(ax["ylabel"], e["name"])
-                continue
-            test.assertIn(xlabel, ax["xlabel"], e["name"])
-            test.assertIn(ylabel, ax["ylabel"], e["name"])
-            test.assertTrue(ax["lines"] + ax["patches"] + ax["collections"], e["name"])
-        if e["name"] == "shootdown-pages":
-            test.assertEqual({(a["xscale"], a["yscale"]) for a in e["axes"]}, {("log", "log")})
-        test.assertIn(f'src="{e["png"]}"', page)
-    return manifest
-
-
 # --- this make check's own logs --------------------------------------------------
 
 class FreshLogs(unittest.TestCase):
@@ -644,7 +563,7 @@ class FreshLogs(unittest.TestCase):
 
 
 # What the runner runs before the cases (FreshLogs runs after them).
-SELFTEST_CLASSES = (Claims, Answer, Plot, test_ceiling.Synthetic) + \
+SELFTEST_CLASSES = (Claims, Answer, test_ceiling.Synthetic) + \
     test_results_stats.CLASSES + test_results_outputs.CLASSES + test_compare_gate.CLASSES + test_figures.CLASSES + \
     test_side_by_side.CLASSES
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tests of tools/shootdown.py's outputs on the sample logs and synthetic
-runs: tap and junit, check and table, the reclaim timeline (run with the
+runs: tap and junit, check and table, the reclaim timeline, plot (run with the
 results self-test: test_results.SELFTEST_CLASSES).
 """
 
@@ -20,8 +20,8 @@ from contextlib import redirect_stderr, redirect_stdout
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from results_cli import (ROOT, SAMPLES, png_size, prove_problem, run_cli,  # noqa: E402,F401
-                         run_script, strict_tap, verdict_counts)
+from results_cli import (ROOT, SAMPLES, check_plot, png_size, prove_problem,  # noqa: E402,F401
+                         run_cli, run_script, strict_tap, verdict_counts)
 import checklog  # noqa: E402
 import cli  # noqa: E402
 import answer  # noqa: E402
@@ -288,7 +288,29 @@ class ReclaimTimeline(unittest.TestCase):
         self.assertNotIn("not a hardware answer here: the CPUs", out)
 
 
-CLASSES = (VerdictFormats, CheckAndTable, ReclaimTimeline,)
+class Plot(unittest.TestCase):
+    """plot writes every figure of a run that has every experiment."""
+
+    def test_plot_synthetic_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "r.jsonl")
+            synth.write_jsonl(path, synth.make_records())
+            check_plot(self, path, os.path.join(tmp, "plots"), expect_all=True)
+
+    def test_plot_ceiling(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "c.jsonl")
+            synth.write_jsonl(path, test_ceiling.records())
+            manifest = check_plot(self, path, os.path.join(tmp, "plots"))
+            fig, = [e for e in manifest["figures"] if e["name"] == "ceiling"]
+            self.assertEqual((fig["axes"][0]["xscale"], fig["axes"][0]["yscale"]),
+                             ("log", "log"))
+            # The curve, K* of each W, the full side of each W, and 33.
+            self.assertGreaterEqual(fig["axes"][0]["lines"], 6)
+            self.assertIn("flush ceiling (unicast)", fig["suptitle"])
+
+
+CLASSES = (VerdictFormats, CheckAndTable, ReclaimTimeline, Plot)
 
 
 if __name__ == "__main__":
