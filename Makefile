@@ -28,7 +28,7 @@ KASFLAGS := -m64 -I. -I$(BUILD)/gen -MMD -MP -D__ASSEMBLY__
 KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 \
 	-z noexecstack --no-warn-rwx-segments -T linker.ld
 
-.PHONY: all iso check unit qemu-check sol-test lava-check launcher-test page-test ci-test format format-check clean help deps \
+.PHONY: all iso linux check unit qemu-check sol-test lava-check launcher-test page-test ci-test format format-check clean help deps \
 	deps-ensure layers-check soak soak-smoke soak-faults \
 	FORCE
 
@@ -37,6 +37,8 @@ all: $(ELF)
 help:
 	@echo "make              build $(ELF) (multiboot1 + multiboot2 ELF64)"
 	@echo "make iso          build $(ISO) (GRUB hybrid: BIOS, UEFI, USB dd)"
+	@echo "make linux        the Linux side's initramfs (docs/linux.md; the"
+	@echo "                  kernel: tools/fetch-linux.sh)"
 	@echo "make check        format, layers, freestanding and host unit tests,"
 	@echo "                  sol-test, launcher-test, page-test, fuzz smoke, the QEMU"
 	@echo "                  integration cases, ci-test, soak-smoke, lava-check"
@@ -94,6 +96,30 @@ $(ELF): $(OBJS) linker.ld
 iso: $(ISO)
 $(ISO): $(ELF) tools/mkiso.sh
 	tools/mkiso.sh $@ --elf $(ELF)
+
+# The Linux side (docs/linux.md): a static /init of linux/ and the
+# harness's portable C it shares (the JSON writer, the timeline and its
+# loss interval, CPUID), in an initramfs with the modules zram needs.
+# The kernel and modules come from tools/fetch-linux.sh.
+LINUX_DIR := $(BUILD)/linux
+LINUX_INIT := $(LINUX_DIR)/init
+LINUX_INITRD := $(LINUX_DIR)/initramfs.cpio.gz
+LINUX_SRCS := $(wildcard linux/*.c) lib/json.c kernel/cpu.c \
+	bench/rc_timeline.c bench/stats.c kernel/tsc_estimate.c lib/muldiv.c
+LINUX_CFLAGS := -std=gnu11 -O2 -s -Wall -Wextra -Werror -static -pthread \
+	-I. -I$(BUILD)/gen
+
+linux: $(LINUX_INITRD)
+$(LINUX_INIT): $(LINUX_SRCS) $(wildcard linux/*.h) $(BUILD)/gen/version.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(HOSTCC) $(LINUX_CFLAGS) -o $@ $(LINUX_SRCS)
+$(LINUX_INITRD): $(LINUX_INIT) linux/mkinitramfs.py $(LINUX_DIR)/modules/order
+	$(Q)$(PYTHON) linux/mkinitramfs.py --init $(LINUX_INIT) \
+		--modules $(LINUX_DIR)/modules -o $@ --gzip
+$(LINUX_DIR)/modules/order:
+	@echo "no Linux kernel unpacked: run tools/fetch-linux.sh" \
+		"(or tools/install-deps.sh --linux)"; exit 2
 
 include tests/unit/unit.mk
 include tests/fuzz/fuzz.mk
