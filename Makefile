@@ -131,9 +131,10 @@ check: deps-ensure
 		launcher-test page-test fuzz-smoke qemu-check ci-test soak-smoke lava-check
 
 # A fresh machine: as root, install what is missing; else say what to run.
-# QEMU 10 too (x2APIC, > 255 CPUs: the qemu10 cases), where it can be had.
+# QEMU 10 too (x2APIC, > 255 CPUs: the qemu10 cases), and the Linux
+# side's kernel (the linux cases), where they can be had.
 deps-ensure:
-	@tools/install-deps.sh --quiet --qemu10-try
+	@tools/install-deps.sh --quiet --qemu10-try --linux-try
 
 qemu-check: $(ELF) $(ISO)
 	$(PYTHON) tests/qemu/runner.py
