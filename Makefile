@@ -93,10 +93,6 @@ $(ELF): $(OBJS) linker.ld
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(LD) $(KLDFLAGS) -o $@ $(OBJS)
 
-iso: $(ISO)
-$(ISO): $(ELF) tools/mkiso.sh
-	tools/mkiso.sh $@ --elf $(ELF)
-
 # The Linux side (docs/linux.md): a static /init of linux/ and the
 # harness's portable C it shares (the JSON writer, the timeline and its
 # loss interval, CPUID), in an initramfs with the modules zram needs.
@@ -120,6 +116,14 @@ $(LINUX_INITRD): $(LINUX_INIT) linux/mkinitramfs.py $(LINUX_DIR)/modules/order
 $(LINUX_DIR)/modules/order:
 	@echo "no Linux kernel unpacked: run tools/fetch-linux.sh" \
 		"(or tools/install-deps.sh --linux)"; exit 2
+
+# The ISO carries the Linux side too (its menu entries [7]-[0]) once
+# tools/fetch-linux.sh has unpacked a kernel; without one, the harness only.
+ISO_LINUX := $(if $(wildcard $(LINUX_DIR)/modules/order),$(LINUX_INITRD))
+iso: $(ISO)
+$(ISO): $(ELF) tools/mkiso.sh $(ISO_LINUX)
+	$(if $(ISO_LINUX),,@echo "make iso: no Linux side in it (tools/fetch-linux.sh)")
+	tools/mkiso.sh $@ --elf $(ELF) $(if $(ISO_LINUX),--linux $(LINUX_DIR))
 
 include tests/unit/unit.mk
 include tests/fuzz/fuzz.mk
