@@ -92,6 +92,12 @@ void rc_tl_interval(int64_t pct_x100, uint64_t half_x100, int64_t *lo,
 int64_t rc_tl_round_pct(int64_t x100);
 /* Why a loss has no interval (the timeline's loss_no_interval), or NULL. */
 const char *rc_tl_no_interval_why(const struct rc_tl_loss *d);
+/*
+ * The batch means' fields of a timeline record (loss_blocks, ...,
+ * loss_no_interval): bench/rc_timeline_json.c.
+ */
+struct json;
+void rc_tl_loss_json(struct json *j, const struct rc_tl_loss *d);
 
 /*
  * Bins per block for n bins of lag-1 autocorrelation rho: the larger of

@@ -225,25 +225,6 @@ static void time_to_us(struct rc_tl *tl)
 	}
 }
 
-/* The batch means behind the interval, in the timeline record. */
-static void loss_fields(struct json *j, const struct rc_tl_loss *d)
-{
-	const char *why = rc_tl_no_interval_why(d);
-
-	json_u64(j, "loss_blocks", d->blocks);
-	json_u64(j, "loss_effective_bins", d->effective_bins);
-	json_begin_array(j, "loss_block_bins");
-	json_u64(j, NULL, d->block_bins[0]);
-	json_u64(j, NULL, d->block_bins[1]);
-	json_end_array(j);
-	json_begin_array(j, "loss_rho_x1000");
-	json_i64(j, NULL, d->rho_x1000[0]);
-	json_i64(j, NULL, d->rho_x1000[1]);
-	json_end_array(j);
-	if (why)
-		json_str(j, "loss_no_interval", why);
-}
-
 static void loss_interval(struct rc_run *run, const struct layout *l,
 			  const uint64_t *total, const uint64_t *us,
 			  struct rc_tl_loss *d)
@@ -333,7 +314,7 @@ void rc_tl_emit(struct rc_tl *tl, struct rc_run *run)
 		json_str(&rec.j, "reads_all", enc);
 	}
 	loss_interval(run, &l, total, us, &loss);
-	loss_fields(&rec.j, &loss);
+	rc_tl_loss_json(&rec.j, &loss);
 	record_end(&rec);
 }
 

@@ -10,6 +10,7 @@
 #include "version.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/utsname.h>
@@ -144,6 +145,9 @@ void env_record(const struct args *a, unsigned cpus,
 		json_null(&r->j, "swap");
 	}
 	json_str(&r->j, "thp", thp);
+	/* clearcpuid= taints the kernel: a reader sees it was not as shipped */
+	if (sys_read_file("/proc/sys/kernel/tainted", thp, sizeof(thp)))
+		json_u64(&r->j, "tainted", strtoull(thp, NULL, 10));
 	args_fields(&r->j, a);
 	record_end(r);
 }

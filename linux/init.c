@@ -42,7 +42,9 @@ int main(int argc, char **argv)
 	sys_quiet_console();
 	cpu_identify();
 	out_line("%s", "");
-	out_line("shootdown: the Linux side (docs/linux.md)");
+	/* the harness's banner words: LAVA's monitors start at them */
+	out_line("shootdown: TLB invalidation cost harness: the Linux side "
+		 "(docs/linux.md)");
 	cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	args_parse(&a, argc, argv, cpus);
 	if (a.pageout)

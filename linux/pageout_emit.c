@@ -86,24 +86,6 @@ static void put_series(struct json *j, const char *key, const uint64_t *v,
 	json_str(j, key, enc);
 }
 
-static void loss_fields(struct json *j, const struct rc_tl_loss *d)
-{
-	const char *why = rc_tl_no_interval_why(d);
-
-	json_u64(j, "loss_blocks", d->blocks);
-	json_u64(j, "loss_effective_bins", d->effective_bins);
-	json_begin_array(j, "loss_block_bins");
-	json_u64(j, NULL, d->block_bins[0]);
-	json_u64(j, NULL, d->block_bins[1]);
-	json_end_array(j);
-	json_begin_array(j, "loss_rho_x1000");
-	json_i64(j, NULL, d->rho_x1000[0]);
-	json_i64(j, NULL, d->rho_x1000[1]);
-	json_end_array(j);
-	if (why)
-		json_str(j, "loss_no_interval", why);
-}
-
 struct bins {
 	uint64_t us[MAX_BINS], pages[MAX_BINS], total[MAX_BINS], w[MAX_BINS];
 	size_t n;
@@ -141,7 +123,7 @@ static void timeline_record(struct po_run *r, const struct layout *l,
 	json_end_array(&rec->j);
 	if (tl->workers > PO_SHOWN)
 		put_series(&rec->j, "reads_all", b->total, b->n);
-	loss_fields(&rec->j, d);
+	rc_tl_loss_json(&rec->j, d);
 	record_end(rec);
 }
 

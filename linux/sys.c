@@ -259,6 +259,11 @@ bool sys_klog_find(const char *needle, char *line, size_t cap)
 		;
 	end = strchr(hit, '\n');
 	n = (int)(end ? end - start : (long)strlen(start));
+	if (start[0] == '<' && n > 3 &&
+	    start[2] == '>') { /* "<4>": its level */
+		start += 3;
+		n -= 3;
+	}
 	snprintf(line, cap, "%.*s", n, start);
 	return true;
 }

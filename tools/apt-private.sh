@@ -10,10 +10,17 @@
 #   apt_private_source              "URI SIGNED_BY" of the release's source
 #   apt_private_setup DIR SUITE     fills the array apt_opts, runs update
 #
-# Callers define say() and die() first; APT_ETC (a variable for testing the
-# parser) says where the machine's apt sources are.
+# Callers set prog (the name their messages start with) first; APT_ETC (a
+# variable for testing the parser) says where the machine's apt sources
+# are.
 
 apt_etc="${APT_ETC:-/etc/apt}"
+
+die() {
+	echo "$prog: $*" >&2
+	exit 1
+}
+say() { echo "$prog: $*" >&2; }
 # shellcheck disable=SC1091 # a system file, read at run time
 apt_codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 

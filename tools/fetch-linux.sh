@@ -35,11 +35,9 @@ flavour="${LINUX_FLAVOUR:-cloud-amd64}"
 # What zram swap needs; their dependencies are found with modinfo.
 MODULES="zram"
 
-die() {
-	echo "fetch-linux: $*" >&2
-	exit 1
-}
-say() { echo "fetch-linux: $*" >&2; }
+prog=fetch-linux
+# shellcheck source=tools/apt-private.sh
+. "$root/tools/apt-private.sh"
 
 case "${1:-}" in
 --force) rm -rf "$dest" ;;
@@ -57,8 +55,6 @@ case "${1:-}" in
 *) die "unknown option '$1' (try --help)" ;;
 esac
 
-# shellcheck source=tools/apt-private.sh
-. "$root/tools/apt-private.sh"
 apt_private_tools
 command -v modinfo >/dev/null || [ -x /sbin/modinfo ] ||
 	die "'modinfo' not found (package: kmod)"

@@ -31,17 +31,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dest="$root/build/qemu10"
 apt_dir="$dest/apt"
 debs="$dest/debs"
+prog=fetch-qemu10
 # shellcheck source=tools/apt-private.sh
 . "$root/tools/apt-private.sh"
 # The backports of the running release (QEMU 10 is in bookworm-backports).
 suite="${SUITE:-$apt_codename-backports}"
 PACKAGES="qemu-system-x86 qemu-system-common qemu-system-data seabios"
 
-die() {
-	echo "fetch-qemu10: $*" >&2
-	exit 1
-}
-say() { echo "fetch-qemu10: $*" >&2; }
 
 case "${1:-}" in
 --force) rm -rf "$dest" ;;
