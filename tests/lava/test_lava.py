@@ -107,7 +107,8 @@ class Monitors(unittest.TestCase):
 
     def test_every_template_renders(self):
         yaml = need_yaml()
-        values = {"KERNEL_URL": "file:///x.elf", "ISO_URL": ISO_URL}
+        values = {"KERNEL_URL": "file:///x.elf", "ISO_URL": ISO_URL,
+                  "RAMDISK_URL": "file:///initramfs.cpio.gz"}
         for kind in lava.KINDS:
             text = lava.render_job(kind, values)
             self.assertNotIn("{{", text, kind)
