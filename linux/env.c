@@ -16,8 +16,9 @@
 #include <sys/utsname.h>
 
 /*
- * Debian's 7.3 ignores clearcpuid=invlpgb without a word; the bit number
- * (word 13, bit 3: 13 * 32 + 3) works and is logged as "13:3".
+ * Debian's 7.3 ignores clearcpuid=invlpgb (its log says only "clearcpuid:
+ * unknown CPU flag: invlpgb"); the bit number (word 13, bit 3: 13 * 32 +
+ * 3) works and is logged as "force-disabling CPU feature flag: 13:3".
  */
 #define INVLPGB_BIT "419"
 
@@ -47,8 +48,8 @@ void env_invlpgb(struct invlpgb_state *s)
 	s->flag = sys_cpuinfo_flag("invlpgb");
 	s->in_use = s->cpuid && s->flag;
 	find_param(s->param, sizeof(s->param));
-	if (!sys_klog_find("force-disabling CPU feature flag: 13:3", s->klog,
-			   sizeof(s->klog)))
+	/* what the kernel made of clearcpuid=, whichever way it went */
+	if (!sys_klog_find("clearcpuid: ", s->klog, sizeof(s->klog)))
 		s->klog[0] = 0;
 	if (s->in_use)
 		s->why = "CPUID has INVLPGB and /proc/cpuinfo lists invlpgb: "
@@ -56,7 +57,7 @@ void env_invlpgb(struct invlpgb_state *s)
 	else if (!s->cpuid)
 		s->why = "CPUID has no INVLPGB (Fn8000_0008 EBX[3]; QEMU TCG "
 			 "has none): Linux flushes with IPIs";
-	else if (s->klog[0])
+	else if (strstr(s->klog, "force-disabling CPU feature flag: 13:3"))
 		s->why = "CPUID has INVLPGB, turned off by the boot parameter "
 			 "(the kernel logged it): Linux flushes with IPIs";
 	else
@@ -168,7 +169,7 @@ void env_invlpgb_verdict(const struct invlpgb_state *s)
 			    s->flag ? "'%s' given, but /proc/cpuinfo still "
 				      "lists invlpgb (Debian's 7.3 ignores "
 				      "clearcpuid=invlpgb: give "
-				      "clearcpuid=" INVLPGB_BIT
+				      "clearcpuid=" INVLPGB_BIT ")"
 				    : "'%s' given: /proc/cpuinfo lists no "
 				      "invlpgb",
 			    s->param);
