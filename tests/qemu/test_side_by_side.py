@@ -134,6 +134,26 @@ class FreshLogs(unittest.TestCase):
         self.assertGreater(int(m.group(1)), 262144 // 2)
 
 
+    def test_plot_draws_the_linux_page_out_beside_the_harness(self):
+        import json
+        import subprocess
+        import tempfile
+        linux, harness = self.need(LINUX_CASE, HARNESS_CASE)
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "shootdown.py"),
+                                "plot", harness, linux, "-o", tmp], capture_output=True,
+                               text=True, timeout=300, check=False)
+            if p.returncode and "matplotlib" in p.stderr:
+                self.skipTest(p.stderr.strip().splitlines()[-1])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(tmp, "manifest.json")) as f:
+                manifest = json.load(f)
+        fig, = [f for f in manifest["figures"] if f["name"] == "reclaim-timeline"]
+        labels = [a.get("ylabel", "") for a in fig["axes"]]
+        self.assertTrue(any(lb.startswith("per-page 1") for lb in labels), labels)
+        self.assertTrue(any(lb.startswith("Linux MADV_PAGEOUT") for lb in labels), labels)
+
+
 CLASSES = (SideBySide,)
 
 if __name__ == "__main__":
