@@ -67,13 +67,7 @@ void env_invlpgb(struct invlpgb_state *s)
 
 static void cpu_fields(struct json *j)
 {
-	json_begin_object(j, "cpu");
-	json_str(j, "vendor", cpu_info.vendor);
-	json_u64(j, "family", cpu_info.family);
-	json_u64(j, "model", cpu_info.model);
-	json_u64(j, "stepping", cpu_info.stepping);
-	json_str(j, "brand", cpu_info.brand);
-	json_end_object(j);
+	cpu_json(j); /* the harness's own "cpu" object */
 	json_str(j, "hypervisor", cpu_info.hypervisor ? cpu_info.hv_sig : NULL);
 }
 
