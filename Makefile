@@ -54,7 +54,7 @@ help:
 	@echo "                  kernel arguments (SOAK_SEED, SOAK_JOBS); soak-smoke: 6;"
 	@echo "                  soak-faults: SOAK_FAULT_BOOTS (100) hang-ap/slow-ap boots"
 	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
-	@echo "make launcher-test run-qemu.sh --boot ipxe, --media usb and --emulator bochs options, dry runs"
+	@echo "make launcher-test run-qemu.sh --boot ipxe, --media usb, --emulator bochs and --linux options, dry runs"
 	@echo "make ci-test      tools/ci-run.sh under TCG: artifacts, exit statuses"
 	@echo "make lava-check   the LAVA jobs of lava/ under lava-run (tests/lava)"
 	@echo "make fuzz         each libFuzzer target for FUZZ_SECONDS (60)"
@@ -154,11 +154,12 @@ layers-check:
 	@$(PYTHON) tools/check-layers.py
 
 # The launcher's options that need no QEMU run (--dry-run): --boot ipxe,
-# --media usb.
+# --media usb, --emulator bochs, --linux.
 launcher-test:
 	$(PYTHON) tests/tools/test_run_qemu_ipxe.py
 	$(PYTHON) tests/tools/test_run_qemu_usb.py
 	$(PYTHON) tests/tools/test_run_bochs.py
+	$(PYTHON) tests/tools/test_run_linux.py
 
 # plot's index.html in Debian's chromium, headless: it loads, shows every
 # figure, no console errors (a SKIP line where chromium is not installed).
