@@ -28,7 +28,7 @@ KASFLAGS := -m64 -I. -I$(BUILD)/gen -MMD -MP -D__ASSEMBLY__
 KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 \
 	-z noexecstack --no-warn-rwx-segments -T linker.ld
 
-.PHONY: all iso check unit qemu-check sol-test lava-check launcher-test page-test ci-test ci-lint format format-check clean help deps \
+.PHONY: all iso linux check unit qemu-check sol-test lava-check launcher-test page-test ci-test ci-lint format format-check clean help deps \
 	deps-ensure layers-check soak soak-smoke soak-faults \
 	FORCE
 
@@ -37,6 +37,8 @@ all: $(ELF)
 help:
 	@echo "make              build $(ELF) (multiboot1 + multiboot2 ELF64)"
 	@echo "make iso          build $(ISO) (GRUB hybrid: BIOS, UEFI, USB dd)"
+	@echo "make linux        the Linux side's initramfs (docs/linux.md; the"
+	@echo "                  kernel: tools/fetch-linux.sh)"
 	@echo "make check        format, layers, freestanding and host unit tests,"
 	@echo "                  sol-test, launcher-test, page-test, ci-lint, fuzz smoke, the QEMU"
 	@echo "                  integration cases, ci-test, soak-smoke, lava-check"
@@ -52,7 +54,7 @@ help:
 	@echo "                  kernel arguments (SOAK_SEED, SOAK_JOBS); soak-smoke: 6;"
 	@echo "                  soak-faults: SOAK_FAULT_BOOTS (100) hang-ap/slow-ap boots"
 	@echo "make sol-test     tools/sol-capture.sh against a fake ipmitool (tests/sol)"
-	@echo "make launcher-test run-qemu.sh --boot ipxe, --media usb and --emulator bochs options, dry runs"
+	@echo "make launcher-test run-qemu.sh --boot ipxe, --media usb, --emulator bochs and --linux options, dry runs"
 	@echo "make ci-lint      ci/*.yml against their schemas, their commands unbooted"
 	@echo "make ci-test      tools/ci-run.sh under TCG: artifacts, exit statuses, --runs and its gate"
 	@echo "make lava-check   the LAVA jobs of lava/ under lava-run (tests/lava)"
@@ -92,9 +94,38 @@ $(ELF): $(OBJS) linker.ld
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(LD) $(KLDFLAGS) -o $@ $(OBJS)
 
+# The Linux side (docs/linux.md): a static /init of linux/ and the
+# harness's portable C it shares (the JSON writer, the timeline and its
+# loss interval, CPUID), in an initramfs with the modules zram needs.
+# The kernel and modules come from tools/fetch-linux.sh.
+LINUX_DIR := $(BUILD)/linux
+LINUX_INIT := $(LINUX_DIR)/init
+LINUX_INITRD := $(LINUX_DIR)/initramfs.cpio.gz
+LINUX_SRCS := $(wildcard linux/*.c) lib/json.c kernel/cpu.c \
+	bench/rc_timeline.c bench/rc_timeline_json.c bench/stats.c \
+	kernel/tsc_estimate.c lib/muldiv.c
+LINUX_CFLAGS := -std=gnu11 -O2 -s -Wall -Wextra -Werror -static -pthread \
+	-I. -I$(BUILD)/gen
+
+linux: $(LINUX_INITRD)
+$(LINUX_INIT): $(LINUX_SRCS) $(wildcard linux/*.h) $(BUILD)/gen/version.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(HOSTCC) $(LINUX_CFLAGS) -o $@ $(LINUX_SRCS)
+$(LINUX_INITRD): $(LINUX_INIT) linux/mkinitramfs.py $(LINUX_DIR)/modules/order
+	$(Q)$(PYTHON) linux/mkinitramfs.py --init $(LINUX_INIT) \
+		--modules $(LINUX_DIR)/modules -o $@ --gzip
+$(LINUX_DIR)/modules/order:
+	@echo "no Linux kernel unpacked: run tools/fetch-linux.sh" \
+		"(or tools/install-deps.sh --linux)"; exit 2
+
+# The ISO carries the Linux side too (its menu entries [7]-[0]) once
+# tools/fetch-linux.sh has unpacked a kernel; without one, the harness only.
+ISO_LINUX := $(if $(wildcard $(LINUX_DIR)/modules/order),$(LINUX_INITRD))
 iso: $(ISO)
-$(ISO): $(ELF) tools/mkiso.sh
-	tools/mkiso.sh $@ --elf $(ELF)
+$(ISO): $(ELF) tools/mkiso.sh $(ISO_LINUX)
+	$(if $(ISO_LINUX),,@echo "make iso: no Linux side in it (tools/fetch-linux.sh)")
+	tools/mkiso.sh $@ --elf $(ELF) $(if $(ISO_LINUX),--linux $(LINUX_DIR))
 
 include tests/unit/unit.mk
 include tests/fuzz/fuzz.mk
@@ -112,9 +143,10 @@ check: deps-ensure
 	$(MAKE) -j2 --output-sync=target ci-test soak-smoke lava-check
 
 # A fresh machine: as root, install what is missing; else say what to run.
-# QEMU 10 too (x2APIC, > 255 CPUs: the qemu10 cases), where it can be had.
+# QEMU 10 too (x2APIC, > 255 CPUs: the qemu10 cases), and the Linux
+# side's kernel (the linux cases), where they can be had.
 deps-ensure:
-	@tools/install-deps.sh --quiet --qemu10-try --ci
+	@tools/install-deps.sh --quiet --qemu10-try --ci --linux-try
 
 qemu-check: $(ELF) $(ISO)
 	$(PYTHON) tests/qemu/runner.py
@@ -129,11 +161,12 @@ layers-check:
 	@$(PYTHON) tools/check-layers.py
 
 # The launcher's options that need no QEMU run (--dry-run): --boot ipxe,
-# --media usb.
+# --media usb, --emulator bochs, --linux.
 launcher-test:
 	$(PYTHON) tests/tools/test_run_qemu_ipxe.py
 	$(PYTHON) tests/tools/test_run_qemu_usb.py
 	$(PYTHON) tests/tools/test_run_bochs.py
+	$(PYTHON) tests/tools/test_run_linux.py
 
 # plot's index.html in Debian's chromium, headless: it loads, shows every
 # figure, no console errors (a SKIP line where chromium is not installed).

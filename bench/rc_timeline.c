@@ -252,3 +252,32 @@ struct rc_tl_loss rc_tl_loss(const uint64_t *bc, const uint64_t *bt, size_t nb,
 	r.valid = true;
 	return r;
 }
+
+static int64_t floor_div100(int64_t v)
+{
+	return v >= 0 ? v / 100 : -((-v + 99) / 100);
+}
+
+void rc_tl_interval(int64_t pct_x100, uint64_t half_x100, int64_t *lo,
+		    int64_t *hi)
+{
+	*lo = floor_div100(pct_x100 - (int64_t)half_x100);
+	*hi = -floor_div100(-(pct_x100 + (int64_t)half_x100));
+	*hi = *hi > 100 ? 100 : *hi;
+	*lo = *lo > 100 ? 100 : *lo;
+}
+
+int64_t rc_tl_round_pct(int64_t x100)
+{
+	return floor_div100(x100 + 50);
+}
+
+const char *rc_tl_no_interval_why(const struct rc_tl_loss *d)
+{
+	if (d->valid)
+		return NULL;
+	if (!d->estimated)
+		return "fewer than 2 timed bins a side";
+	return d->blocks < RC_TL_MIN_BLOCKS ? "fewer than 5 blocks"
+					    : "fewer than 5 effective bins";
+}

@@ -75,6 +75,24 @@ struct rc_tl_loss rc_tl_loss(const uint64_t *bc, const uint64_t *bt, size_t nb,
 			     const uint64_t *dc, const uint64_t *dt, size_t nd);
 
 /*
+ * pct_x100 -/+ half_x100 (hundredths of a percent), rounded outwards to
+ * whole percent into lo and hi; neither above 100 (a loss of more than
+ * every read cannot be). The harness's and the Linux side's intervals.
+ */
+void rc_tl_interval(int64_t pct_x100, uint64_t half_x100, int64_t *lo,
+		    int64_t *hi);
+/* Hundredths of a percent to the nearest whole percent, halves up. */
+int64_t rc_tl_round_pct(int64_t x100);
+/* Why a loss has no interval (the timeline's loss_no_interval), or NULL. */
+const char *rc_tl_no_interval_why(const struct rc_tl_loss *d);
+/*
+ * The batch means' fields of a timeline record (loss_blocks, ...,
+ * loss_no_interval): bench/rc_timeline_json.c.
+ */
+struct json;
+void rc_tl_loss_json(struct json *j, const struct rc_tl_loss *d);
+
+/*
  * Bins per block for n bins of lag-1 autocorrelation rho: the larger of
  * floor(sqrt(n)) (the usual batch-means rule, which also guards against
  * rho's downward bias on short series) and tau = (1 + rho) / (1 - rho)

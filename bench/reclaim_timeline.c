@@ -224,53 +224,6 @@ static void time_to_us(struct rc_tl *tl)
 	}
 }
 
-static int64_t floor_div100(int64_t v)
-{
-	return v >= 0 ? v / 100 : -((-v + 99) / 100);
-}
-
-/*
- * pct, and pct -/+ half (hundredths) rounded outwards, into lo and hi; no
- * more than 100 (a loss of more than all reads cannot be).
- */
-static void interval(int64_t pct_x100, uint64_t half, int64_t *lo, int64_t *hi)
-{
-	*lo = floor_div100(pct_x100 - (int64_t)half);
-	*hi = -floor_div100(-(pct_x100 + (int64_t)half));
-	*hi = *hi > 100 ? 100 : *hi;
-	*lo = *lo > 100 ? 100 : *lo;
-}
-
-/* Why a loss has no interval, for the timeline record; NULL if it has. */
-static const char *no_interval_why(const struct rc_tl_loss *d)
-{
-	if (d->valid)
-		return NULL;
-	if (!d->estimated)
-		return "fewer than 2 timed bins a side";
-	return d->blocks < RC_TL_MIN_BLOCKS ? "fewer than 5 blocks"
-					    : "fewer than 5 effective bins";
-}
-
-/* The batch means behind the interval, in the timeline record. */
-static void loss_fields(struct json *j, const struct rc_tl_loss *d)
-{
-	const char *why = no_interval_why(d);
-
-	json_u64(j, "loss_blocks", d->blocks);
-	json_u64(j, "loss_effective_bins", d->effective_bins);
-	json_begin_array(j, "loss_block_bins");
-	json_u64(j, NULL, d->block_bins[0]);
-	json_u64(j, NULL, d->block_bins[1]);
-	json_end_array(j);
-	json_begin_array(j, "loss_rho_x1000");
-	json_i64(j, NULL, d->rho_x1000[0]);
-	json_i64(j, NULL, d->rho_x1000[1]);
-	json_end_array(j);
-	if (why)
-		json_str(j, "loss_no_interval", why);
-}
-
 static void loss_interval(struct rc_run *run, const struct layout *l,
 			  const uint64_t *total, const uint64_t *us,
 			  struct rc_tl_loss *d)
@@ -285,15 +238,15 @@ static void loss_interval(struct rc_run *run, const struct layout *l,
 	run->loss_blocks = d->blocks;
 	run->loss_eff_bins = d->effective_bins;
 	if (d->valid)
-		interval(run->loss_pct * 100, d->half_x100, &run->loss_lo,
-			 &run->loss_hi);
+		rc_tl_interval(run->loss_pct * 100, d->half_x100, &run->loss_lo,
+			       &run->loss_hi);
 	run->after_est = a.estimated;
 	if (a.estimated)
-		run->after_loss = floor_div100(a.loss_x100 + 50);
+		run->after_loss = rc_tl_round_pct(a.loss_x100);
 	run->after_ci = a.valid;
 	if (a.valid)
-		interval(a.loss_x100, a.half_x100, &run->after_lo,
-			 &run->after_hi);
+		rc_tl_interval(a.loss_x100, a.half_x100, &run->after_lo,
+			       &run->after_hi);
 }
 
 void rc_tl_emit(struct rc_tl *tl, struct rc_run *run)
@@ -360,7 +313,7 @@ void rc_tl_emit(struct rc_tl *tl, struct rc_run *run)
 		json_str(&rec.j, "reads_all", enc);
 	}
 	loss_interval(run, &l, total, us, &loss);
-	loss_fields(&rec.j, &loss);
+	rc_tl_loss_json(&rec.j, &loss);
 	record_end(&rec);
 }
 

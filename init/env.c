@@ -130,13 +130,7 @@ static void env_cpu(struct json *j)
 {
 	uint64_t rev;
 
-	json_begin_object(j, "cpu");
-	json_str(j, "vendor", cpu_info.vendor);
-	json_u64(j, "family", cpu_info.family);
-	json_u64(j, "model", cpu_info.model);
-	json_u64(j, "stepping", cpu_info.stepping);
-	json_str(j, "brand", cpu_info.brand);
-	json_end_object(j);
+	cpu_json(j);
 	if (microcode(&rev))
 		json_hex(j, "microcode", rev);
 	else

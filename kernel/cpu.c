@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cpu.h"
+#include "lib/json.h"
 #include "lib/string.h"
 #include "x86.h"
 
@@ -125,4 +126,15 @@ const char *cpu_invlpgb_absent_reason(void)
 		       ? "running under a hypervisor: a guest's INVLPGB does "
 			 "not reach its sibling vCPUs"
 		       : "not supported by this CPU (CPUID Fn8000_0008 EBX[3])";
+}
+
+void cpu_json(struct json *j)
+{
+	json_begin_object(j, "cpu");
+	json_str(j, "vendor", cpu_info.vendor);
+	json_u64(j, "family", cpu_info.family);
+	json_u64(j, "model", cpu_info.model);
+	json_u64(j, "stepping", cpu_info.stepping);
+	json_str(j, "brand", cpu_info.brand);
+	json_end_object(j);
 }

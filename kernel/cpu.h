@@ -49,6 +49,13 @@ extern uint32_t cpu_wait_us; /* <= 600 s (wait_ms=): 3x fits 32 bits */
 
 void cpu_identify(void);
 
+/*
+ * The env record's "cpu" object (docs/output.md): vendor, family, model,
+ * stepping, brand. The harness's env and the Linux side's both write it.
+ */
+struct json;
+void cpu_json(struct json *j);
+
 /* Why the harness may not use INVLPGB here (when cpu_info.invlpgb is false). */
 const char *cpu_invlpgb_absent_reason(void);
 

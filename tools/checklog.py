@@ -67,6 +67,7 @@ import experiments  # noqa: E402  (the strategies, one list for the host tools)
 import record_types  # noqa: E402  (the typed reader)
 import checklog_claims  # noqa: E402  (what a run claims, against its env)
 import timeline_codec  # noqa: E402  (the timeline records' encoding)
+import checklog_linux  # noqa: E402  (the Linux side's records, docs/linux.md)
 
 PREFIXES = ("PASS: ", "FAIL: ", "SKIP: ", "INFO: ", "@json ", "SUMMARY: ", "EXIT: ")
 # A line that starts like a protocol line but is not one of the forms above
@@ -647,6 +648,10 @@ def check_records(rep):
                 rep.problem(n, "a second env record")
                 continue
             rep.env = rec
+            if checklog_linux.is_linux_env(rec):
+                for p in checklog_linux.check_env(rec, sys.modules[__name__]):
+                    rep.problem(n, f"env: {p}")
+                continue
             for p in check_fields(rec, ENV_FIELDS):
                 rep.problem(n, f"env: {p}")
             later = {k: v for k, v in ENV_LATER_FIELDS.items() if k in rec}
@@ -656,6 +661,13 @@ def check_records(rep):
             if "output" in rec and rep.output is not None and rec["output"] != rep.output:
                 rep.problem(n, f"env: output is {json.dumps(rec['output'])} but the "
                             f"INFO: output: line says {rep.output}")
+        elif kind == "result" and rec.get("bench") == "linux":
+            for p in checklog_linux.check_result(rec, rep.env, sys.modules[__name__]):
+                rep.problem(n, f"result: {p}")
+            tl = timelines.pop(("linux", rec.get("workload")), None)
+            if tl is not None:
+                for p in check_timeline_result(tl[0], tl[1], rec):
+                    rep.problem(n, f"result: {p}")
         elif kind == "result":
             for p in check_result(rec, dist) + check_result_idle(rec, rep.env):
                 rep.problem(n, f"result: {p}")
@@ -670,11 +682,16 @@ def check_records(rep):
                 for p in check_timeline_result(tl[0], tl[1], rec):
                     rep.problem(n, f"result: {p}")
         elif kind == "timeline":
-            probs, series = check_timeline(rec)
+            linux = rec.get("bench") == "linux"
+            probs, series = check_timeline(
+                rec, checklog_linux.timeline_fields(sys.modules[__name__]) if linux
+                else TIMELINE_FIELDS)
             for p in probs:
                 rep.problem(n, f"timeline: {p}")
             if series is not None:
-                timelines[(rec.get("strategy"), rec.get("batch"))] = (rec, series)
+                key = ("linux", rec.get("workload")) if linux else \
+                    (rec.get("strategy"), rec.get("batch"))
+                timelines[key] = (rec, series)
         elif kind == "raw":
             for p in check_fields(rec, RAW_FIELDS):
                 rep.problem(n, f"raw: {p}")
@@ -730,10 +747,11 @@ def decode_timeline(rec):
     return out
 
 
-def check_timeline(rec):
+def check_timeline(rec, fields=TIMELINE_FIELDS):
     """Problems of one timeline record: fields, every series as long as the
-    bins, the page-out's bins spanning pageout_us and holding every page."""
-    probs = check_fields(rec, TIMELINE_FIELDS)
+    bins, the page-out's bins spanning pageout_us and holding every page
+    (fields: the Linux side's page-out has its own, checklog_linux)."""
+    probs = check_fields(rec, fields)
     if probs:
         return probs, None
     s = decode_timeline(rec)
@@ -762,7 +780,7 @@ def check_timeline(rec):
 def check_timeline_result(tl, s, res):
     """Problems between a timeline and the reclaim result of its pass."""
     probs, nb, nd = [], tl["before"], tl["during"]
-    label = f"{tl['strategy']} {tl['batch']}"
+    label = " ".join(str(tl[k]) for k in ("strategy", "batch", "workload") if k in tl)
     if sum(s["pages"][nb:nb + nd]) != res.get("pages"):
         probs.append(f"{label}: the bins page out {sum(s['pages'][nb:nb + nd])} pages, "
                      f"the result {res.get('pages')}")

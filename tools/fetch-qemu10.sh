@@ -13,8 +13,8 @@
 #
 # How: a private apt configuration under build/qemu10/apt lists only the
 # backports suite, on the same mirror that this machine's own Debian apt
-# source uses (read from /etc/apt/sources.list{,.d}; no host name is written
-# into the project). `apt-get download` fetches qemu-system-x86,
+# source uses (tools/apt-private.sh, shared with tools/fetch-linux.sh; no
+# host name is written into the project). `apt-get download` fetches qemu-system-x86,
 # qemu-system-common, qemu-system-data and seabios (QEMU 10's pc BIOS needs
 # backports' SeaBIOS), plus any library whose installed version is older
 # than QEMU 10 asks for, and `dpkg -x` unpacks each into build/qemu10.
@@ -31,19 +31,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dest="$root/build/qemu10"
 apt_dir="$dest/apt"
 debs="$dest/debs"
+prog=fetch-qemu10
+# shellcheck source=tools/apt-private.sh
+. "$root/tools/apt-private.sh"
 # The backports of the running release (QEMU 10 is in bookworm-backports).
-# shellcheck disable=SC1091 # a system file, read at run time
-codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
-suite="${SUITE:-$codename-backports}"
+suite="${SUITE:-$apt_codename-backports}"
 PACKAGES="qemu-system-x86 qemu-system-common qemu-system-data seabios"
-# Where the machine's apt sources are (a variable only for testing the parser).
-apt_etc="${APT_ETC:-/etc/apt}"
 
-die() {
-	echo "fetch-qemu10: $*" >&2
-	exit 1
-}
-say() { echo "fetch-qemu10: $*" >&2; }
 
 case "${1:-}" in
 --force) rm -rf "$dest" ;;
@@ -62,102 +56,15 @@ case "${1:-}" in
 *) die "unknown option '$1' (try --help)" ;;
 esac
 
-for tool in apt-get apt-cache dpkg dpkg-deb; do
-	command -v "$tool" >/dev/null || die "'$tool' not found: this needs a Debian system (package: apt, dpkg)"
-done
-
-# Prints "URI SIGNED_BY" for the first enabled Debian source of $codename.
-# One-line (.list) and deb822 (.sources) formats are both read; SIGNED_BY is
-# "-" when the entry names no keyring file (apt then uses trusted.gpg.d).
-find_debian_source() {
-	local f files=()
-	[ -f "$apt_etc/sources.list" ] && files+=("$apt_etc/sources.list")
-	for f in "$apt_etc"/sources.list.d/*.list "$apt_etc"/sources.list.d/*.sources; do
-		[ -f "$f" ] && files+=("$f")
-	done
-	for f in "${files[@]}"; do
-		case "$f" in
-		*.sources)
-			# deb822: stanzas separated by blank lines; a stanza is
-			# ours when it is enabled, of type deb, lists the
-			# release's own suite and its URI serves it.
-			awk -v want="$codename" '
-				function flush() {
-					if (types ~ /(^| )deb( |$)/ && enabled != "no" &&
-					    (" " suites " ") ~ (" " want " ") && uri != "")
-						{ print uri, (kr == "" ? "-" : kr); found = 1; exit }
-					types = suites = uri = kr = enabled = ""
-				}
-				/^[ \t]*#/ { next }
-				/^[ \t]*$/ { flush(); next }
-				{
-					key = tolower($1); sub(/:$/, "", key)
-					val = $0; sub(/^[^:]*:[ \t]*/, "", val)
-					if (key == "types") types = val
-					else if (key == "suites") suites = val
-					else if (key == "uris") { split(val, u, " "); uri = u[1] }
-					else if (key == "enabled") enabled = tolower(val)
-					else if (key == "signed-by" && val ~ /^\//) kr = val
-				}
-				END { if (!found) flush() }' "$f"
-			;;
-		*)
-			# deb [opt=val ...] URI SUITE COMPONENT...
-			awk -v want="$codename" '
-				$1 != "deb" { next }
-				{
-					kr = "-"; i = 2
-					if ($2 ~ /^\[/) {
-						while (i <= NF) {
-							o = $i; gsub(/[\[\]]/, "", o)
-							if (o ~ /^signed-by=\//) { kr = o; sub(/^signed-by=/, "", kr) }
-							if ($i ~ /\]$/) { i++; break }
-							i++
-						}
-					}
-					if ($(i + 1) == want) { print $i, kr; exit }
-				}' "$f"
-			;;
-		esac
-	done | head -n 1
-}
-
-src=$(find_debian_source)
-[ -n "$src" ] || die "no enabled apt source for Debian '$codename' found in $apt_etc/sources.list{,.d}: add one (the backports suite is looked up on the same mirror)"
+apt_private_tools
 if [ "${1:-}" = --print-source ]; then
+	src=$(apt_private_source)
+	[ -n "$src" ] || die "no enabled apt source for Debian '$apt_codename' found in $apt_etc/sources.list{,.d}"
 	echo "$src"
 	exit 0
 fi
-uri=${src%% *}
-keyring=${src#* }
-say "using this machine's Debian mirror for $suite"
-
-# A private apt configuration: only the backports suite, its own lists and
-# cache, and an empty parts directory so that no system source leaks in.
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" \
-	"$apt_dir/parts.d" "$debs"
-if [ "$keyring" = "-" ]; then
-	echo "deb $uri $suite main" >"$apt_dir/sources.list"
-else
-	echo "deb [signed-by=$keyring] $uri $suite main" >"$apt_dir/sources.list"
-fi
-apt_opts=(
-	-o "Dir::Etc::SourceList=$apt_dir/sources.list"
-	-o "Dir::Etc::SourceParts=$apt_dir/parts.d"
-	-o "Dir::State::Lists=$apt_dir/lists"
-	-o "Dir::Cache=$apt_dir/cache"
-	-o "APT::Get::List-Cleanup=false"
-)
-if [ "$(id -u)" = 0 ]; then
-	# apt drops to the _apt user for downloads; that user may not be able
-	# to write into a build tree in someone's home, so keep root here (the
-	# files are still verified against the keyring).
-	apt_opts+=(-o "APT::Sandbox::User=root")
-fi
-
-say "apt-get update ($suite only, private lists in build/qemu10/apt)"
-apt-get "${apt_opts[@]}" -q update >"$apt_dir/update.log" 2>&1 ||
-	{ cat "$apt_dir/update.log" >&2; die "apt-get update failed (see above)"; }
+mkdir -p "$debs"
+apt_private_setup "$apt_dir" "$suite"
 
 # Candidate version of package $1 in the backports suite, or empty.
 bpo_version() {

@@ -33,6 +33,13 @@
 #   tools/install-deps.sh --qemu10-try  the same, but if it cannot be had, say
 #                                    why and go on (make check: its QEMU 10
 #                                    cases are then skipped with the reason)
+#   tools/install-deps.sh --linux    also unpack the Linux side's kernel from
+#                                    trixie-backports into build/linux unless
+#                                    it is there (tools/fetch-linux.sh,
+#                                    docs/linux.md); exit 1 if it cannot be had
+#   tools/install-deps.sh --linux-try   the same, but if it cannot be had, say
+#                                    why and go on (make check: its linux
+#                                    cases are then skipped with the reason)
 #
 # Without root it prints the exact command to run instead.
 set -eu
@@ -61,6 +68,7 @@ lava-dispatcher chromium"
 mode=all
 want_qemu10=0
 want_ci=0
+want_linux=0
 quiet=0
 dry_run=0
 for arg in "$@"; do
@@ -75,6 +83,8 @@ for arg in "$@"; do
 	--list) mode=list ;;
 	--qemu10) want_qemu10=1 ;;
 	--qemu10-try) want_qemu10=try ;;
+	--linux) want_linux=1 ;;
+	--linux-try) want_linux=try ;;
 	-h | --help)
 		sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'
 		exit 0
@@ -206,8 +216,15 @@ fi
 
 fetch_qemu10="$(dirname "$0")/fetch-qemu10.sh"
 if [ "$want_qemu10" = 1 ]; then
-	exec "$fetch_qemu10" --if-missing
+	"$fetch_qemu10" --if-missing || exit 1
 elif [ "$want_qemu10" = try ] && ! "$fetch_qemu10" --if-missing; then
 	echo "install-deps: QEMU 10 could not be had (above): the cases that" \
 		"need it are skipped, naming tools/fetch-qemu10.sh" >&2
+fi
+fetch_linux="$(dirname "$0")/fetch-linux.sh"
+if [ "$want_linux" = 1 ]; then
+	"$fetch_linux" --if-missing || exit 1
+elif [ "$want_linux" = try ] && ! "$fetch_linux" --if-missing; then
+	echo "install-deps: the Linux side's kernel could not be had (above):" \
+		"the linux cases are skipped, naming tools/fetch-linux.sh" >&2
 fi

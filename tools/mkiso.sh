@@ -5,7 +5,7 @@
 # with multiboot2.
 #
 #   tools/mkiso.sh OUT.iso [--elf PATH] [--timeout SECONDS] [--entry-args "ARGS"]
-#                  [--grub-cmds FILE]
+#                  [--grub-cmds FILE] [--linux DIR]
 #
 #   --elf PATH          kernel to put in as /boot/shootdown.elf
 #                       (default build/shootdown.elf)
@@ -16,6 +16,11 @@
 #   --grub-cmds FILE    GRUB commands run before the menu, as they are
 #                       (run-qemu.sh --mem-holes: cutmem, a memory map
 #                       with holes)
+#   --linux DIR         the Linux side too (docs/linux.md): DIR/vmlinuz and
+#                       DIR/initramfs.cpio.gz (build/linux: tools/fetch-linux.sh,
+#                       make linux) as /boot/linux/, and four entries, [7]-[0]:
+#                       INVLPGB as the machine has it and turned off
+#                       (clearcpuid=419), each on COM1 and on COM2
 #
 # The menu talks on COM1 and COM2 (115200 8N1, whichever of them the machine
 # has) as well as on the screen, and takes keys from all three, so that it
@@ -46,6 +51,7 @@ timeout=5
 entry_args=""
 one_entry=0
 grub_cmds=""
+linux=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--elf)
@@ -69,6 +75,11 @@ while [ $# -gt 0 ]; do
 		grub_cmds=$2
 		shift 2
 		;;
+	--linux)
+		[ $# -ge 2 ] || die "--linux needs a directory (build/linux)"
+		linux=$2
+		shift 2
+		;;
 	-h | --help)
 		usage
 		exit 0
@@ -88,6 +99,10 @@ done
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants whole seconds, not '$timeout'"
 [ -f "$elf" ] || die "kernel '$elf' not found (run make first)"
 [ -z "$grub_cmds" ] || [ -f "$grub_cmds" ] || die "--grub-cmds: '$grub_cmds' not found"
+if [ -n "$linux" ]; then
+	[ -f "$linux/vmlinuz" ] || die "--linux: no $linux/vmlinuz (run tools/fetch-linux.sh)"
+	[ -f "$linux/initramfs.cpio.gz" ] || die "--linux: no $linux/initramfs.cpio.gz (run make linux)"
+fi
 
 # Every tool and GRUB platform that grub-mkrescue silently depends on, with
 # the Debian package that has it: a missing platform would otherwise give an
@@ -108,6 +123,10 @@ trap 'rm -rf "$tmp"' EXIT
 stage="$tmp/iso"
 mkdir -p "$stage/boot/grub"
 cp "$elf" "$stage/boot/shootdown.elf"
+if [ -n "$linux" ]; then
+	mkdir -p "$stage/boot/linux"
+	cp "$linux/vmlinuz" "$linux/initramfs.cpio.gz" "$stage/boot/linux/"
+fi
 
 # GRUB's script language splits and expands like a shell: a word with
 # anything but plain characters is put in single quotes so that `$`, `;`,
@@ -141,6 +160,14 @@ entry() {
 	[ $# -lt 3 ] || hotkey=" --hotkey=$3"
 	printf 'menuentry %s%s {\n\tmultiboot2 /boot/shootdown.elf%s\n\tboot\n}\n' \
 		"$(grub_word "$1")" "$hotkey" "$(grub_args "$2")"
+}
+
+# A menu entry of the Linux side: title, hotkey, its console (ttyS0 is
+# COM1, ttyS1 COM2) and any more boot parameters. panic=-1: a kernel that
+# panics reboots rather than hang the lab's machine.
+linux_entry() {
+	printf 'menuentry %s --hotkey=%s {\n\tlinux /boot/linux/vmlinuz console=%s,115200 panic=-1%s\n\tinitrd /boot/linux/initramfs.cpio.gz\n\tboot\n}\n' \
+		"$(grub_word "$1")" "$2" "$3" "${4:+ $4}"
 }
 
 # GRUB's terminals: every serial port of COM1 (unit 0) and COM2 (unit 1)
@@ -190,6 +217,15 @@ terminals() {
 		done
 		entry "[h] shootdown: help (list the kernel arguments), console COM1" \
 			"console=com1 help" h
+		if [ -n "$linux" ]; then
+			# The seeds' workloads under Linux, on the same machine
+			# (docs/linux.md). Debian's 7.3 ignores clearcpuid=invlpgb;
+			# the bit's number (13 * 32 + 3) turns INVLPGB off.
+			linux_entry "[7] Linux side: INVLPGB as the machine has it, console COM1" 7 ttyS0
+			linux_entry "[8] Linux side: INVLPGB as the machine has it, console COM2" 8 ttyS1
+			linux_entry "[9] Linux side: INVLPGB off (clearcpuid=419), console COM1" 9 ttyS0 clearcpuid=419
+			linux_entry "[0] Linux side: INVLPGB off (clearcpuid=419), console COM2" 0 ttyS1 clearcpuid=419
+		fi
 	fi
 } >"$stage/boot/grub/grub.cfg"
 

@@ -23,11 +23,12 @@ COMMON_TYPES = {"type": _STR, "seq": _INT, "bench": _STR, "strategy": _STR}
 TYPES = {
     "result": ({"ipi_mode": _STR, "distance": _STR, "idle": _STR, "unit": _STR,
                 "not_hardware": _STR, "hist": _DICT, "raw": _LIST, "emulated": _BOOL,
-                "overhead_subtracted": _BOOL, "cpus_concurrent": _BOOL}, NUMBERS),
+                "overhead_subtracted": _BOOL, "cpus_concurrent": _BOOL,
+                "workload": _STR}, NUMBERS),
     "tick": ({"ops": _LIST, "reads": _LIST}, NUMBERS),
     "timeline": ({"pages": _STR, "time": _STR, "reads": _LIST, "reads_all": _STR,
                   "cpus_concurrent": _BOOL, "loss_no_interval": _STR,
-                  "loss_block_bins": _LIST, "loss_rho_x1000": _LIST} |
+                  "loss_block_bins": _LIST, "loss_rho_x1000": _LIST, "workload": _STR} |
                  {k: _NUM for k in ("batch", "workers", "reads_unit", "pageout_us",
                                     "before_us", "before", "during_us", "during",
                                     "after_us", "after", "loss_blocks",
@@ -36,10 +37,12 @@ TYPES = {
     "raw": ({"values": _LIST}, NUMBERS),
     "env": ({k: _STR for k in ("apic", "boot", "cmdline", "cpus_concurrent_why", "idle",
                                "idle_requested", "loader", "output", "run_id",
-                               "tsc_source", "version", "hypervisor")} |
+                               "tsc_source", "version", "hypervisor", "side", "kernel",
+                               "thp")} |
             {k: _BOOL for k in ("apic_fence", "bringup_init_wait", "cpus_concurrent",
                                 "rdtsc_trapped", "tsc_invariant", "tsc_trusted")} |
-            {k: _DICT for k in ("cpu", "features", "smbios", "topology", "tsc_estimates")} |
+            {k: _DICT for k in ("cpu", "features", "smbios", "topology", "tsc_estimates",
+                                "invlpgb", "swap", "workloads")} |
             {k: _INT for k in ("cpus_online", "cpus_madt", "tsc_khz", "mem_bytes",
                                "rdtsc_cycles")}, None),
 }
@@ -71,8 +74,10 @@ TYPES["ceiling"] = ({"way": _STR, "points": _LIST, "curve": _LIST, "not_hardware
                      "why_not": _STR, "k_3us_where": _STR} |
                     {k: _NUM for k in ("targets", "linux", "l2_tlb", "cap_ns", "cap_cycles",
                                        "k_3us")}, None)
-# What every result has (bench/result.c prints them all).
+# What every result has (bench/result.c prints them all); the Linux
+# side's (linux/, docs/linux.md) name their workload instead.
 RESULT_REQUIRED = ("bench", "strategy", "pages", "targets", "samples")
+LINUX_RESULT_REQUIRED = ("bench", "workload")
 
 
 def type_name(want):
@@ -111,5 +116,6 @@ def missing_required(rec):
     """What a result record lacks of what every result has, or None."""
     if rec.get("type") != "result":
         return None
-    missing = [k for k in RESULT_REQUIRED if rec.get(k) is None]
+    need = LINUX_RESULT_REQUIRED if rec.get("bench") == "linux" else RESULT_REQUIRED
+    missing = [k for k in need if rec.get(k) is None]
     return f"a result record without {', '.join(missing)}" if missing else None

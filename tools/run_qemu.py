@@ -103,6 +103,9 @@ usage: ./run-qemu.sh [options] [-- KERNEL ARGS...]
   --emulator qemu|bochs     bochs: boot under Bochs instead (PCID, global
                             pages, no hypervisor bit; its own options:
                             --emulator bochs --help, docs/bochs.md)
+  --linux                   boot Debian's Linux with the seeds' workloads
+                            instead (its own options: --linux --help,
+                            docs/linux.md)
   -h, --help                this text
 
 Exit status: 0 passed, 1 a check failed, 77 every check skipped, 2 usage or
@@ -1110,6 +1113,11 @@ def main(argv=None):
 
 
 def launch(argv):
+    end = argv.index("--") if "--" in argv else len(argv)
+    if "--linux" in argv[:end]:
+        # Debian's Linux with the workloads of linux/ (docs/linux.md).
+        import run_linux  # noqa: E402
+        return run_linux.main([a for i, a in enumerate(argv) if i >= end or a != "--linux"])
     if repeat_runs.asked(argv):
         return repeat_runs.main(argv)
     emulator, argv = emulator_of(argv)

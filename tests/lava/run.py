@@ -26,6 +26,10 @@ runs it with lava-run, and reads the job log back (tools/shootdown.py lava):
   lava-grub-tftp-uefi    the same under OVMF (skipped without OVMF)
   lava-lost-exit         the EXIT line never comes (lose_exit.py): the job
                          ends within its stated wait, and the gate exits 1
+  lava-qemu-linux        the qemu-linux job: the Linux side (docs/linux.md)
+                         with small workloads, its verdicts LAVA cases as
+                         the harness's are, the gate exits 0 (skipped
+                         without build/linux: tools/fetch-linux.sh)
 
 Prints TAP; exits 1 if a case failed. A case that cannot run here (not
 root, lava-dispatcher not installed, lava-server's package not to be had,
@@ -282,6 +286,34 @@ def case_qemu(env, args, status, expect_gate, fail_case=None):
     return f"LAVA: {counts(entries)}; exit case {want_exit}; gate {rc} [{secs:.0f}s]"
 
 
+LINUX_DIR = os.path.join(ROOT, "build", "linux")
+
+
+def case_qemu_linux(env):
+    """The Linux side's job, as case_qemu judges the harness's."""
+    needs_lava()
+    kernel, initrd = (os.path.join(LINUX_DIR, f) for f in ("vmlinuz", "initramfs.cpio.gz"))
+    if not os.path.isfile(kernel):
+        raise Skip("no build/linux/vmlinuz (tools/fetch-linux.sh could not fetch it here)")
+    if not os.path.isfile(initrd):
+        raise Skip("no build/linux/initramfs.cpio.gz (make linux)")
+    job = render("qemu-linux", KERNEL_URL="file://" + kernel, RAMDISK_URL="file://" + initrd,
+                 WORKLOAD_ARGS="flush2_ms=100 reclaim_mb=8 duration_ms=200")
+    entries, log, secs = env.lava_run(job, qemu_device())
+    result, why = job_result(entries)
+    if result != "pass":
+        raise Fail(f"LAVA job result {result}: {why}")
+    console = console_of(env, log)
+    same_names(entries, console)
+    check_console(console, "--expect-status", "0", "--expect-field", 'side="linux"')
+    if exit_case(entries) != "pass":
+        raise Fail(f"exit case {exit_case(entries)}, not pass")
+    rc, out = gate(log)
+    if rc != 0:
+        raise Fail(f"gate exited {rc}, not 0: {out}")
+    return f"LAVA: {counts(entries)}; exit case pass; gate 0 [{secs:.0f}s]"
+
+
 def tftp_root(env):
     """LAVA's TFTP directory (TFTP_DIRECTORY of tftpd-hpa's defaults).
     Without that file, lava-run cannot deploy to TFTP: it is written for
@@ -449,6 +481,7 @@ CASES = (
     ("lava-grub-tftp-bios", lambda e: case_grub(e, "bios")),
     ("lava-grub-tftp-uefi", lambda e: case_grub(e, "uefi")),
     ("lava-lost-exit", case_lost_exit),
+    ("lava-qemu-linux", case_qemu_linux),
 )
 
 

@@ -108,9 +108,12 @@ class Monitors(unittest.TestCase):
 
     def test_every_template_renders(self):
         yaml = need_yaml()
+        # each template's own variables only (the others are refused)
+        urls = {"ipxe-sanboot": {"ISO_URL": ISO_URL},
+                "qemu-linux": {"KERNEL_URL": "file:///vmlinuz",
+                               "RAMDISK_URL": "file:///initramfs.cpio.gz"}}
         for kind in lava.KINDS:
-            url = {"ISO_URL": ISO_URL} if kind == "ipxe-sanboot" else {"KERNEL_URL": "file:///x.elf"}
-            text = lava.render_job(kind, url)
+            text = lava.render_job(kind, urls.get(kind, {"KERNEL_URL": "file:///x.elf"}))
             self.assertNotIn("{{", text, kind)
             job = yaml.safe_load(text)
             self.assertEqual(len(job["actions"][-1]["test"]["monitors"]), 2, kind)

@@ -66,6 +66,7 @@ CASES_FILE = os.path.join(HERE, "cases.tsv")
 LOG_DIR = os.path.join(ROOT, "build", "test-logs")
 HOST_TSC = os.path.join(ROOT, "build", "host", "host-tsc-khz")
 QEMU10 = os.path.join(ROOT, "build", "qemu10", "usr", "bin", "qemu-system-x86_64")
+LINUX_DIR = os.path.join(ROOT, "build", "linux")  # tools/fetch-linux.sh, make linux
 OVMF = ("/usr/share/OVMF/OVMF_CODE_4M.fd", "/usr/share/OVMF/OVMF_VARS_4M.fd")
 COLUMNS = ("name", "group", "boot", "machine", "smp", "cpu", "status",
            "timeout", "args", "options", "checks")
@@ -118,6 +119,12 @@ class Case:
                 self.emulator = self.options[i + 1]
         if self.emulator == "bochs":
             self.needs.append("bochs")
+        # --linux: Debian's kernel with linux/'s workloads (docs/linux.md;
+        # its own options: tools/run_linux.py), skipped where no kernel
+        # could be unpacked.
+        self.linux = "--linux" in self.options
+        if self.linux:
+            self.needs.append("linux")
         # --iso PATH: relative to the repository; `make iso` builds
         # build/shootdown.iso before the cases run.
         self.iso = None
@@ -243,6 +250,10 @@ def have_tools():
         "qemu10": None if os.access(QEMU10, os.X_OK)
         else "no QEMU 10 (run tools/fetch-qemu10.sh)",
         "bochs": run_bochs.missing(),
+        "linux": None if all(os.path.isfile(os.path.join(LINUX_DIR, f))
+                             for f in ("vmlinuz", "release.txt", os.path.join("modules", "order")))
+        else "no Linux kernel unpacked under build/linux (tools/fetch-linux.sh could not "
+             "fetch it here: see make check's dependency step)",
     }
 
 
@@ -384,9 +395,13 @@ def run_results_on_logs(rep, fresh):
     """tools/shootdown.py on this invocation's consoles (test_results
     FreshLogs, given the logs of the cases that ran): one result per test."""
     import test_results  # noqa: E402
-    test_results.FRESH.clear()
-    test_results.FRESH.update(fresh)
-    suite = unittest.defaultTestLoader.loadTestsFromTestCase(test_results.FreshLogs)
+    import test_side_by_side  # noqa: E402  (answer on a harness and a Linux log)
+    for mod in (test_results, test_side_by_side):
+        mod.FRESH.clear()
+        mod.FRESH.update(fresh)
+    loader = unittest.defaultTestLoader
+    suite = unittest.TestSuite([loader.loadTestsFromTestCase(test_results.FreshLogs),
+                                loader.loadTestsFromTestCase(test_side_by_side.FreshLogs)])
     result = _EachResult()
     suite.run(result)
     for test, outcome, text, secs in result.outcomes:
@@ -418,6 +433,17 @@ def build_iso():
                           stderr=subprocess.STDOUT, check=False)
     tail = proc.stdout.decode("utf-8", "replace").splitlines()[-15:]
     return proc.returncode == 0, f"make iso exited {proc.returncode}", tail, time.monotonic() - t0
+
+
+def build_linux():
+    """make -s linux (the Linux side's initramfs); returns (ok, why, last
+    lines, seconds)."""
+    t0 = time.monotonic()
+    proc = subprocess.run(["make", "-C", ROOT, "-s", "linux"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, check=False)
+    tail = proc.stdout.decode("utf-8", "replace").splitlines()[-15:]
+    return proc.returncode == 0, f"make linux exited {proc.returncode}", tail, \
+        time.monotonic() - t0
 
 
 def build_host_tsc():
@@ -481,15 +507,23 @@ class Runner:
                 cmd += ["--kernel", self.opts.kernel]
             cmd += case.options
             return [os.fsencode(c) for c in cmd] + [b"--"] + case.args
+        if case.linux:
+            # No --boot: the kernel and its initramfs, QEMU's -kernel.
+            cmd = [sys.executable, os.path.join(ROOT, "tools", "run_qemu.py"), "--linux",
+                   "--no-build", "--machine", case.machine, "--smp", str(case.smp),
+                   "--timeout", str(self.timeout(case)), "--log", log, "--json", jsonl]
+            case_options = [o for o in case.options if o != "--linux"]
+        else:
+            case_options = case.options
         if case.cpu != "-":
             cmd += ["--cpu", case.cpu]
         if "--accel" not in case.options:
             cmd += ["--accel", case.accel()]
         if self.opts.qemu and "--qemu10" not in case.options and "--qemu" not in case.options:
             cmd += ["--qemu", self.opts.qemu]
-        if self.opts.kernel:
+        if self.opts.kernel and not case.linux:
             cmd += ["--kernel", self.opts.kernel]
-        cmd += case.options
+        cmd += case_options
         return [os.fsencode(c) for c in cmd] + [b"--"] + case.args
 
     def timeout(self, case):
@@ -824,6 +858,14 @@ def main(argv=None):
             rep.ok("build (make iso)", secs)
         else:
             rep.fail("build (make iso)", why, tail)
+
+    if built and not opts.no_build and not tools["linux"] and any(c.linux for c in cases):
+        ok, why, tail, secs = build_linux()
+        if ok:
+            rep.ok("build (make linux)", secs)
+        else:
+            rep.fail("build (make linux)", why, tail)
+            tools["linux"] = "make linux failed"
 
     runner = Runner(opts)
     if any(c.tsc for c in cases):

@@ -9,6 +9,7 @@ Run alone: python3 tests/qemu/test_side_by_side.py (make check runs it
 with the results CLI self-test, tests/qemu/test_results.py)."""
 
 import os
+import re
 import sys
 import unittest
 
@@ -92,6 +93,65 @@ class SideBySide(unittest.TestCase):
     def test_a_linux_run_is_told_apart(self):
         self.assertTrue(side_by_side.is_linux(self.linux[0]))
         self.assertFalse(side_by_side.is_linux(self.harness[0]))
+
+
+# The logs of the cases that ran in this invocation of tests/qemu/runner.py
+# (it fills this in): the Linux side and the harness on one configuration.
+FRESH = {}
+LINUX_CASE, HARNESS_CASE = "linux-mttcg-2cpu", "linux-harness-mttcg-2cpu"
+
+
+class FreshLogs(unittest.TestCase):
+    """answer on a harness log and a Linux log of one configuration (2
+    vCPUs, multi-threaded TCG), as a user sends them back."""
+
+    def need(self, *names):
+        missing = [n for n in names if n not in FRESH]
+        if missing:
+            self.skipTest(f"case {', '.join(missing)} did not run in this invocation")
+        return [FRESH[n] for n in names]
+
+    def test_answer_puts_the_linux_run_beside_the_harness(self):
+        import subprocess
+        linux, harness = self.need(LINUX_CASE, HARNESS_CASE)
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "shootdown.py"),
+                            "answer", harness, linux], capture_output=True, text=True,
+                           timeout=120, check=False)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = p.stdout
+        self.assertIn("Linux side by side: 1 harness run(s), 1 Linux run(s)", out)
+        # tlb_flush2 at 1 and 2 threads, each beside the harness's ipi-range
+        for n in (1, 2):
+            self.assertRegex(out, rf"(?m)^    {n} cpus, Linux invlpgb not in use: Linux \d+ "
+                             rf".*\n      harness ipi-range \d+ .*of Linux's loop$")
+        self.assertRegex(out, r"(?m)^    harness per-page 1: -?\d+% ")
+        self.assertRegex(out, r"(?m)^    Linux MADV_PAGEOUT \(invlpgb not in use\): -?\d+% ")
+        # Linux flushes about once a page here: interrupts per GiB within a
+        # factor of 2 of per-page's 262144, never batch 512's 512
+        m = re.search(r"(?m)^    Linux MADV_PAGEOUT \(invlpgb not in use\): (\d+) \[",
+                      out.split("TLB-shootdown interrupts per GiB")[1])
+        self.assertIsNotNone(m, out)
+        self.assertGreater(int(m.group(1)), 262144 // 2)
+
+
+    def test_plot_draws_the_linux_page_out_beside_the_harness(self):
+        import json
+        import subprocess
+        import tempfile
+        linux, harness = self.need(LINUX_CASE, HARNESS_CASE)
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "shootdown.py"),
+                                "plot", harness, linux, "-o", tmp], capture_output=True,
+                               text=True, timeout=300, check=False)
+            if p.returncode and "matplotlib" in p.stderr:
+                self.skipTest(p.stderr.strip().splitlines()[-1])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(tmp, "manifest.json")) as f:
+                manifest = json.load(f)
+        fig, = [f for f in manifest["figures"] if f["name"] == "reclaim-timeline"]
+        labels = [a.get("ylabel", "") for a in fig["axes"]]
+        self.assertTrue(any(lb.startswith("per-page 1") for lb in labels), labels)
+        self.assertTrue(any(lb.startswith("Linux MADV_PAGEOUT") for lb in labels), labels)
 
 
 CLASSES = (SideBySide,)

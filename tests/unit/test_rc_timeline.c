@@ -379,6 +379,39 @@ static void test_t_table(void **state)
 	assert_int_equal(rc_tl_t975_x1000(1000), 1960);
 }
 
+/* The interval's rounding, shared by the harness and the Linux side. */
+static void test_interval_rounding(void **state)
+{
+	struct rc_tl_loss d = {0};
+	int64_t lo, hi;
+
+	(void)state;
+	/* 53.00% -/+ 4.50: outwards to whole percent, [48, 58] */
+	rc_tl_interval(5300, 450, &lo, &hi);
+	assert_int_equal(lo, 48);
+	assert_int_equal(hi, 58);
+	/* negative losses round outwards too: -2.50 -/+ 1 is [-4, -1] */
+	rc_tl_interval(-250, 100, &lo, &hi);
+	assert_int_equal(lo, -4);
+	assert_int_equal(hi, -1);
+	/* never above 100 */
+	rc_tl_interval(9900, 500, &lo, &hi);
+	assert_int_equal(hi, 100);
+	assert_int_equal(rc_tl_round_pct(5350), 54);
+	assert_int_equal(rc_tl_round_pct(5349), 53);
+	assert_int_equal(rc_tl_round_pct(-251), -3);
+	assert_string_equal(rc_tl_no_interval_why(&d),
+			    "fewer than 2 timed bins a side");
+	d.estimated = true;
+	d.blocks = 4;
+	assert_string_equal(rc_tl_no_interval_why(&d), "fewer than 5 blocks");
+	d.blocks = 5;
+	assert_string_equal(rc_tl_no_interval_why(&d),
+			    "fewer than 5 effective bins");
+	d.valid = true;
+	assert_null(rc_tl_no_interval_why(&d));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -396,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_block_len),
 		cmocka_unit_test(test_loss_autocorrelated_coverage),
 		cmocka_unit_test(test_t_table),
+		cmocka_unit_test(test_interval_rounding),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

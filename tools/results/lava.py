@@ -206,6 +206,11 @@ KINDS = {
                                         "DEVICE_TYPE": "x86-grub"}),
     "ipxe-sanboot": ("ipxe-sanboot.yaml.in", {"POWER_ON_TIMEOUT": 600, "DEVICE_TYPE": "x86-grub",
                                               "KERNEL_ARGS": "budget_s=12"}),
+    # The Linux side (docs/linux.md): its own command line, no budget_s.
+    "qemu-linux": ("qemu-linux.yaml.in", {"ACCEL": "tcg,thread=single", "CPU": "max", "CPUS": 2,
+                                          "LINUX_ARGS": "panic=-1",
+                                          "WORKLOAD_ARGS": "workloads=all",
+                                          "BOOT_TIMEOUT": 300}),
 }
 
 

@@ -150,7 +150,7 @@ def loss_panel(lax, runs, labels, colours):
     after it: x), a point per run."""
     width = 0.8 / max(1, len(runs))
     for i, run in enumerate(runs):
-        tls = {tl.label: timeline.result_for(run, tl) for tl in timeline.timelines(run)}
+        tls = {tl.label: timeline.result_for(run, tl) for tl in timeline.all_timelines(run)}
         for j, name in enumerate(labels):
             res = tls.get(name)
             if not res or res.get("worker_loss_pct") is None:
@@ -178,7 +178,7 @@ def fig_reclaim_bins(plt, runs):
     first drawn strongest)."""
     by_label = {}
     for run in runs:
-        for tl in timeline.timelines(run):
+        for tl in timeline.all_timelines(run):
             by_label.setdefault(tl.label, []).append(tl)
     labels = list(by_label)
     colours = {name: f"C{i % 10}" for i, name in enumerate(labels)}
@@ -214,7 +214,9 @@ def fig_reclaim_bins(plt, runs):
 
 def fig_reclaim_timeline(plt, run, others=()):
     """The seed's figure from the timeline records (timeline.py), or from
-    the tick records of a log that has none."""
-    if timeline.timelines(run):
-        return fig_reclaim_bins(plt, [run] + [r for r in others if timeline.timelines(r)])
+    the tick records of a log that has none. A Linux-side run among them
+    (docs/linux.md) gets a strip of its own, "Linux MADV_PAGEOUT", beside
+    the harness's strategies."""
+    if timeline.all_timelines(run):
+        return fig_reclaim_bins(plt, [run] + [r for r in others if timeline.all_timelines(r)])
     return fig_reclaim_ticks(plt, run)

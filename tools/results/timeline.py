@@ -151,6 +151,8 @@ class Timeline:
 
     @property
     def label(self):
+        if self.rec.get("bench") == "linux":  # the Linux side's page-out
+            return "Linux MADV_PAGEOUT"
         return f"{self.strategy} {self.batch}"
 
     def n(self):
@@ -217,10 +219,33 @@ def timelines(run):
     return out
 
 
+def linux_timelines(run):
+    """The Linux side's page-out timelines (docs/linux.md): the same
+    record, bench "linux" and workload "pageout"."""
+    out = []
+    for rec in run.records:
+        if rec.get("type") == "timeline" and rec.get("bench") == "linux" and \
+                rec.get("workload") == "pageout":
+            try:
+                out.append(Timeline(rec))
+            except DecodeError:
+                continue
+    return out
+
+
+def all_timelines(run):
+    """The harness's reclaim timelines and the Linux side's page-outs."""
+    return timelines(run) + linux_timelines(run)
+
+
 def result_for(run, tl):
     """The reclaim result record of tl's pass: the first of its strategy
-    and batch after it."""
+    and batch after it (for a Linux page-out: the first page-out result
+    after it)."""
     seq = tl.rec.get("seq", -1)
+    if tl.rec.get("bench") == "linux":
+        return next((r for r in run.results("linux") if r.get("seq", -1) > seq and
+                     r.get("workload") == "pageout"), None)
     for rec in run.results("reclaim"):
         if rec.get("seq", -1) > seq and rec.get("strategy") == tl.strategy and \
                 rec.get("batch") == tl.batch:
