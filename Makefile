@@ -101,8 +101,8 @@ $(ELF): $(OBJS) linker.ld
 LINUX_DIR := $(BUILD)/linux
 LINUX_INIT := $(LINUX_DIR)/init
 LINUX_INITRD := $(LINUX_DIR)/initramfs.cpio.gz
-LINUX_SRCS := $(wildcard linux/*.c) lib/json.c kernel/cpu.c \
-	bench/rc_timeline.c bench/rc_timeline_json.c bench/stats.c \
+LINUX_SRCS := $(wildcard linux/*.c) lib/json.c lib/printf.c kernel/cpu.c \
+	bench/caveats.c bench/rc_timeline.c bench/rc_timeline_json.c bench/stats.c \
 	kernel/tsc_estimate.c lib/muldiv.c
 LINUX_CFLAGS := -std=gnu11 -O2 -s -Wall -Wextra -Werror -static -pthread \
 	-I. -I$(BUILD)/gen

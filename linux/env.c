@@ -6,6 +6,7 @@
  */
 #include "linux/env.h"
 #include "linux/out.h"
+#include "bench/caveats.h"
 #include "kernel/cpu.h"
 #include "version.h"
 
@@ -101,6 +102,35 @@ static void args_fields(struct json *j, const struct args *a)
 	json_end_object(j);
 }
 
+/*
+ * Why this side's figures are not the hardware's, by the harness's own
+ * rule (bench/caveats.h), so that `answer` reads the Linux side's caveats
+ * as it reads the harness's and decides none. Linux times with its own
+ * clock, not the TSC, so only where it runs counts: QEMU TCG, or another
+ * hypervisor by its CPUID bit.
+ */
+static void caveats_field(struct json *j, unsigned cpus)
+{
+	const struct caveats_facts f = {
+		.hv_bit = cpu_info.hypervisor,
+		.tcg = !strcmp(cpu_info.hv_sig, "TCGTCGTCGTCG"),
+		.invariant_tsc = true, /* no TSC timing here */
+		.cpus = cpus,
+		.concurrent_before = true, /* not probed here */
+		.invlpgb_cpuid = cpu_info.invlpgb_cpuid,
+	};
+	struct findings_machine m;
+	unsigned int c;
+
+	caveats_decide(&f, &m);
+	c = findings_timing_caveats(&m);
+	json_begin_array(j, "caveats");
+	for (unsigned int i = 0; i < FC_COUNT; i++)
+		if (c & (1u << i))
+			json_str(j, NULL, findings_caveat_tag(1u << i));
+	json_end_array(j);
+}
+
 void env_record(const struct args *a, unsigned cpus,
 		const struct invlpgb_state *inv, const struct swap_info *swap)
 {
@@ -128,6 +158,7 @@ void env_record(const struct args *a, unsigned cpus,
 	json_str(&r->j, "output", "both");
 	cpu_fields(&r->j);
 	json_u64(&r->j, "cpus_online", cpus);
+	caveats_field(&r->j, cpus);
 	json_u64(&r->j, "mem_bytes", sys_meminfo_kb("MemTotal") * 1024);
 	invlpgb_fields(&r->j, inv);
 	if (swap) {

@@ -10,12 +10,21 @@ Each function takes ck, the checklog module, for its value checks (one
 set of them for both sides).
 """
 
+from checklog_claims import TCG_SIGNATURE
+
 WORKLOADS = ("tlb_flush2", "pageout")
 PMD_PAGES = 512  # the pages of one MADV_PAGEOUT call (linux/pageout.c)
 
 
 def is_linux_env(rec):
     return isinstance(rec, dict) and rec.get("side") == "linux"
+
+
+def want_tags(v):
+    """The env's caveats: a list of the guest's tags (bench/caveats.c)."""
+    if not isinstance(v, list) or not all(isinstance(t, str) and t for t in v):
+        return "must be a list of caveat tags"
+    return None
 
 
 def env_fields(ck):
@@ -31,6 +40,7 @@ def env_fields(ck):
                                "brand": ck.want_str()}),
         "hypervisor": ck.want_str(nullable=True),
         "cpus_online": ck.want_int(1),
+        "caveats": want_tags,
         "mem_bytes": ck.want_int(1),
         "invlpgb": ck.want_object({"in_use": ck.want_bool(), "cpuid": ck.want_bool(),
                                    "cpuinfo_flag": ck.want_bool(),
@@ -59,6 +69,12 @@ def check_env(rec, ck):
         probs.append(f"invlpgb.in_use is {str(inv['in_use']).lower()}, but CPUID says "
                      f"{str(inv['cpuid']).lower()} and /proc/cpuinfo's flag "
                      f"{str(inv['cpuinfo_flag']).lower()}")
+    # the caveats against where it ran (the harness's findings are held
+    # to the same: tools/checklog_claims.py)
+    tcg = rec["hypervisor"] == TCG_SIGNATURE
+    if tcg != ("QEMU TCG" in rec["caveats"]):
+        probs.append(f"caveats {rec['caveats']} " + ("lack 'QEMU TCG' under QEMU TCG" if tcg
+                                                     else "say 'QEMU TCG' off QEMU TCG"))
     param = inv.get("boot_param")
     if param is not None and param not in rec["cmdline"].split():
         probs.append(f"invlpgb.boot_param {param!r} is not a word of the cmdline")

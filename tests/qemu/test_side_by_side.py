@@ -90,6 +90,21 @@ class SideBySide(unittest.TestCase):
         self.assertIn("one boot never decides", sbs.render())
         self.assertEqual(sbs.loss["harness per-page 1"]["coverage"], 0.0)
 
+    def test_each_side_s_caveats_qualify_the_figures(self):
+        # no findings record on the harness side, none in the Linux env:
+        # nothing says the figures are not the hardware's
+        sbs = side_by_side.SideBySide(self.harness, self.linux)
+        self.assertEqual([q for _, q, _ in sbs.sections()][:2], ["a hardware answer"] * 2)
+        # the Linux side's own tags (its env) qualify the timed sections;
+        # the interrupt counts stay counts
+        self.linux[0].env["caveats"] = ["QEMU TCG"]
+        sbs = side_by_side.SideBySide(self.harness, self.linux)
+        quals = [q for _, q, _ in sbs.sections()]
+        self.assertEqual(quals[:2], ["not a hardware answer here: QEMU TCG"] * 2)
+        self.assertNotIn("QEMU TCG", quals[2])
+        self.assertIn("(the Linux side, l0)", dict(sbs.why())["QEMU TCG"])
+        self.assertIn("  not a hardware answer here: QEMU TCG:", sbs.render())
+
     def test_a_linux_run_is_told_apart(self):
         self.assertTrue(side_by_side.is_linux(self.linux[0]))
         self.assertFalse(side_by_side.is_linux(self.harness[0]))

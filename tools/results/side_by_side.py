@@ -19,7 +19,9 @@ confidence it has). Three comparisons, the issue's and the seeds':
   (/proc/interrupts' TLB line).
 """
 
+import caveats
 import pool
+import sections
 
 GIB = 1 << 30
 PAGE = 4096
@@ -136,50 +138,72 @@ class SideBySide:
         out.update(self._linux_pageout(lambda r: per_gib(r.get("tlb_shootdowns"), r.get("pages"))))
         return out
 
-    def lines(self):
-        """The report's lines."""
+    def head(self):
+        """What the figures below are over, and whether they can decide."""
         out = [f"Linux side by side: {len(self.harness)} harness run(s), {len(self.linux)} "
                f"Linux run(s); medians over runs [order-statistic interval, "
                f"{self.confidence:.0%} asked; at 3 runs it is the range]"]
         if len(self.harness) < 3 or len(self.linux) < 3:
-            out.append("  fewer than 3 runs a side: one boot never decides; these are figures, "
+            out.append("fewer than 3 runs a side: one boot never decides; these are figures, "
                        "not an answer")
-        out.append("  flushloop (loops/s) against Linux's tlb_flush2 (loops/s) at the same CPUs:")
+        return out
+
+    def why(self):
+        """[(tag, reason)]: the harness runs' caveats (their findings
+        records) and the Linux runs' (their env records), as each guest
+        decided them; none is decided here."""
+        why = caveats.union(self.harness)
+        seen = {t for t, _ in why}
+        for run in self.linux:
+            for t in caveats.tags_of((run.env or {}).get("caveats")):
+                if t not in seen:
+                    seen.add(t)
+                    why.append((t, caveats.EXPLAIN.get(t, t) + f" (the Linux side, {run.name})"))
+        return why
+
+    def sections(self):
+        """[(title, qualifier, lines)]: the flush loops, the loss, the
+        interrupts."""
+        q = caveats.qualifier(self.why()) or "a hardware answer"
+        loops = []
         for row in self.flushloop:
             lx = row["linux"]
-            head = (f"    {row['cpus']} cpus, Linux invlpgb "
-                    f"{'in use' if row['linux_invlpgb'] else 'not in use'}: Linux {fmt(lx)}")
-            out.append(head)
+            loops.append(f"{row['cpus']} cpus, Linux invlpgb "
+                         f"{'in use' if row['linux_invlpgb'] else 'not in use'}: Linux {fmt(lx)}")
             for s, h in row["harness"].items():
                 if h is None:
                     continue
-                line = f"      harness {s} {fmt(h)}"
+                line = f"  harness {s} {fmt(h)}"
                 if h["median"]:  # the flush's time over Linux's loop's
                     line += f"; the flush is {lx['median'] / h['median']:.0%} of Linux's loop"
-                out.append(line)
+                loops.append(line)
         if not self.flushloop:
-            out.append("    no tlb_flush2 records in the Linux runs")
-        out.append(f"    seed 000 (EPYC Milan, will-it-scale tlb_flush2): {SEED000_LOOPS[0]} -> "
-                   f"{SEED000_LOOPS[1]} loops/s with the INVLPGB series")
-        out.append("  worker loss during the page-out (%):")
-        for label, s in self.loss.items():
-            out.append(f"    {label}: {fmt(s, '%')}")
-        out.append(f"    seed 001: about {SEED001_LOSS[0]}% before the patch (a flush per page), "
-                   f"about {SEED001_LOSS[1]}% after (a flush per PMD)")
-        out.append("  TLB-shootdown interrupts per GiB paged out:")
-        for label, s in self.irqs.items():
-            out.append(f"    {label}: {fmt(s)}")
-        return out
+            loops.append("no tlb_flush2 records in the Linux runs")
+        loops.append(f"seed 000 (EPYC Milan, will-it-scale tlb_flush2): {SEED000_LOOPS[0]} -> "
+                     f"{SEED000_LOOPS[1]} loops/s with the INVLPGB series")
+        loss = [f"{label}: {fmt(s, '%')}" for label, s in self.loss.items()]
+        loss.append(f"seed 001: about {SEED001_LOSS[0]}% before the patch (a flush per page), "
+                    f"about {SEED001_LOSS[1]}% after (a flush per PMD)")
+        irqs = [f"{label}: {fmt(s)}" for label, s in self.irqs.items()]
+        return [("flushloop (loops/s) against Linux's tlb_flush2 (loops/s) at the same CPUs",
+                 q, loops),
+                ("worker loss during the page-out (%)", q, loss),
+                ("TLB-shootdown interrupts per GiB paged out",
+                 "counts, as each side counted them (the harness its IPIs, Linux its "
+                 "/proc/interrupts TLB line)", irqs)]
 
     def render(self):
-        return "\n".join(self.lines()) + "\n"
+        return "\n".join(self.head()) + "\n" + sections.text(self.sections()) + "\n"
 
     def markdown(self):
-        return "\n## Linux side by side\n\n```\n" + self.render() + "```\n"
+        return ("\n## Linux side by side\n\n" + "\n".join(f"- {h}" for h in self.head()) +
+                "\n" + sections.markdown(self.sections()))
 
     def as_json(self):
         return {"harness_runs": len(self.harness), "linux_runs": len(self.linux),
                 "confidence": self.confidence, "flushloop": self.flushloop,
                 "worker_loss_pct": self.loss, "irqs_per_gib": self.irqs,
                 "seed000_loops_per_s": list(SEED000_LOOPS),
-                "seed001_loss_pct": list(SEED001_LOSS)}
+                "seed001_loss_pct": list(SEED001_LOSS),
+                "caveats": [t for t, _ in self.why()],
+                "sections": sections.as_json(self.sections())}
