@@ -12,6 +12,7 @@ import shutil
 import struct
 import subprocess
 import tempfile
+import unittest
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 

@@ -24,8 +24,8 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # results_cli puts tools/ and tools/results/ on the path.
-from results_cli import (ROOT, SAMPLES, check_plot, png_size, prove_problem,  # noqa: E402,F401
-                         run_cli, run_script, strict_tap, verdict_counts)
+from results_cli import (EXPECTED_LABELS, ROOT, SAMPLES, check_plot, png_size,  # noqa: E402,F401
+                         prove_problem, run_cli, run_script, strict_tap, verdict_counts)
 import checklog  # noqa: E402
 import cli  # noqa: E402
 import answer  # noqa: E402
