@@ -28,7 +28,7 @@ KASFLAGS := -m64 -I. -I$(BUILD)/gen -MMD -MP -D__ASSEMBLY__
 KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 \
 	-z noexecstack --no-warn-rwx-segments -T linker.ld
 
-.PHONY: all iso linux check unit qemu-check sol-test lava-check launcher-test page-test ci-test ci-lint format format-check clean help deps \
+.PHONY: all iso linux check unit qemu-check sol-test lava-check launcher-test page-test ci-test ci-run-test ci-runs-test ci-lint format format-check clean help deps \
 	deps-ensure layers-check soak soak-smoke soak-faults \
 	FORCE
 
@@ -134,13 +134,16 @@ include tests/fuzz/fuzz.mk
 # function; then a few seconds of each fuzz target; then the QEMU cases;
 # then the tools that boot the harness their own way. The targets of one
 # line that leave a core idle (waits on a console, a browser, one QEMU at a
-# time) run two at once, each one's output kept together.
+# time) run at once, each one's output kept together: the LAVA cases (a
+# quarter of a core, mostly waiting on lava-run's prompts and timeouts)
+# beside the QEMU cases, everything they boot built first.
 check: deps-ensure
 	$(MAKE) format-check layers-check freestanding-check unit
 	$(MAKE) -j2 --output-sync=target sol-test launcher-test page-test ci-lint \
 		fuzz-smoke
-	$(MAKE) qemu-check
-	$(MAKE) -j2 --output-sync=target ci-test soak-smoke lava-check
+	$(MAKE) $(ELF) $(ISO)
+	$(MAKE) -j2 --output-sync=target qemu-check lava-check
+	$(MAKE) -j2 --output-sync=target ci-run-test ci-runs-test soak-smoke
 
 # A fresh machine: as root, install what is missing; else say what to run.
 # QEMU 10 too (x2APIC, > 255 CPUs: the qemu10 cases), and the Linux
@@ -183,8 +186,10 @@ ci-lint:
 # its artifacts and exit statuses (a few short boots); --runs N with the
 # baseline interleaved, whose gate must fail an injected slowdown
 # (delay_handler=) and pass identical runs (tests/tools/test_ci_runs.py).
-ci-test: $(ELF)
+ci-test: ci-run-test ci-runs-test
+ci-run-test: $(ELF)
 	$(PYTHON) tests/tools/test_ci_run.py
+ci-runs-test: $(ELF)
 	$(PYTHON) tests/tools/test_ci_runs.py
 
 # Many boots across the QEMU matrix (boot path, machine, CPUs, QEMU 7.2/10,
