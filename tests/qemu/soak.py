@@ -287,6 +287,7 @@ class Boot:
         self.boot, self.machine, self.smp = cell.boot, cell.machine, cell.cpus
         self.cpu = "-"
         self.emulator = "qemu"  # what runner.Runner.command() asks (Bochs: its cases)
+        self.linux = False  # the harness, never the Linux side (its own cases)
         self.options = cell.options()
         self.args = [os.fsencode(a) for a in args]
         self.timeout = cell.timeout()  # the Runner applies --timeout-scale
