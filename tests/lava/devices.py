@@ -22,6 +22,10 @@ SERVER_TYPES = os.path.join(UNPACKED, "root", "usr", "share", "lava-server", "de
 # The job context every template of lava/jobs gives (context: arch).
 JOB_CONTEXT = {"arch": "x86_64"}
 # Which devices each job kind is meant for (docs/lab.md, "Devices").
+# What a sanboot job fetches the ISO from, as the device would reach it:
+# an address on QEMU's user network (its host is 10.0.2.2), no host on the
+# internet; rendering and validating only substitute it.
+SANBOOT_ISO_URL = "http://10.0.2.2/shootdown.iso"
 MEANT = {"qemu": ("qemu-01",), "grub-tftp": ("x86-ser2net", "x86-ipmi"),
          "ipxe-sanboot": ("x86-ser2net", "x86-ipmi")}
 

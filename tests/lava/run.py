@@ -451,7 +451,7 @@ def case_validate(env):
         stub(env, tool, "#!/bin/sh\nexit 0\n")
     done = []
     for kind, names in devices.MEANT.items():
-        url = {"ISO_URL": "http://10.0.2.2/shootdown.iso"} if kind == "ipxe-sanboot" else {}
+        url = {"ISO_URL": devices.SANBOOT_ISO_URL} if kind == "ipxe-sanboot" else {}
         job = render(kind, **url)
         for name in names:
             why = validated(env, job, device(name))

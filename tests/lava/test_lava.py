@@ -23,11 +23,8 @@ sys.path.insert(0, os.path.join(ROOT, "tools", "results"))
 
 import checklog  # noqa: E402
 import lava  # noqa: E402
-
-# What a sanboot job fetches the ISO from, as the server would reach it: an
-# address on QEMU's user network (its host is 10.0.2.2), not a host on the
-# internet; rendering only substitutes it.
-ISO_URL = "http://10.0.2.2/shootdown.iso"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from devices import SANBOOT_ISO_URL as ISO_URL  # noqa: E402
 import verdictline  # noqa: E402
 
 SAMPLE = os.path.join(ROOT, "tests", "qemu", "samples", "good-schema2.log")
