@@ -179,52 +179,55 @@ bool sys_zram_swap(uint64_t bytes, struct swap_info *si, char *why, size_t cap)
 	return true;
 }
 
-uint64_t sys_interrupts(const char *label)
+/*
+ * The text after "LABEL:" on the line of /proc file path that starts with
+ * it (leading spaces skipped, as /proc/interrupts pads), copied into line;
+ * NULL if there is none.
+ */
+static const char *proc_field(const char *path, const char *label, char *line,
+			      size_t cap)
 {
-	FILE *f = fopen("/proc/interrupts", "r");
-	char line[8192];
+	FILE *f = fopen(path, "r");
 	size_t n = strlen(label);
-	uint64_t sum = 0;
+	const char *rest = NULL;
 
 	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " ");
+		return NULL;
+	while (!rest && fgets(line, (int)cap, f)) {
+		const char *p = line + strspn(line, " ");
 
-		if (strncmp(p, label, n) || p[n] != ':')
-			continue;
-		p += n + 1;
-		for (;;) {
-			char *end;
-			unsigned long long v = strtoull(p, &end, 10);
-
-			if (end == p)
-				break;
-			sum += v;
-			p = end;
-		}
-		break;
+		if (!strncmp(p, label, n) && p[n] == ':')
+			rest = p + n + 1;
 	}
 	fclose(f);
+	return rest;
+}
+
+uint64_t sys_interrupts(const char *label)
+{
+	char line[8192];
+	const char *p =
+		proc_field("/proc/interrupts", label, line, sizeof(line));
+	uint64_t sum = 0;
+
+	while (p) { /* one count per CPU, then the line's name */
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+
+		if (end == p)
+			break;
+		sum += v;
+		p = end;
+	}
 	return sum;
 }
 
 uint64_t sys_meminfo_kb(const char *field)
 {
-	FILE *f = fopen("/proc/meminfo", "r");
 	char line[256];
-	size_t n = strlen(field);
-	uint64_t v = 0;
+	const char *p = proc_field("/proc/meminfo", field, line, sizeof(line));
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, field, n) && line[n] == ':') {
-			v = strtoull(line + n + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
+	return p ? strtoull(p, NULL, 10) : 0;
 }
 
 bool sys_read_file(const char *path, char *buf, size_t cap)
