@@ -22,6 +22,14 @@ PROG = "run-qemu"
 STATUS_POLL_S = 1.0  # how often QEMU is asked whether the guest runs
 DRAIN_S = 0.5  # after the guest stopped: let the last output arrive
 
+class UsageError(Exception):
+    """A bad option: exit 2 with the message and a hint."""
+
+
+class EnvError(Exception):
+    """Something this machine lacks: exit 2 with the message."""
+
+
 def err(msg):
     print(f"{PROG}: {msg}", file=sys.stderr, flush=True)
 
