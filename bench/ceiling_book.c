@@ -11,18 +11,19 @@ const char *ceiling_way_name(enum ceiling_way w)
 	return w < CEILING_WAYS ? way_names[w] : "?";
 }
 
-static bool is(const struct ceiling_obs *o, const char *bench, const char *s)
+static bool is(const struct ceiling_obs *o, const char *bench,
+	       enum result_role role, enum flush_kind flush)
 {
-	return !strcmp(o->bench, bench) && !strcmp(o->strategy, s);
+	return !strcmp(o->bench, bench) && o->role == role && o->flush == flush;
 }
 
 /* The way of a shootdown record the ceiling uses, or CEILING_WAYS. */
 static enum ceiling_way shootdown_way(const struct ceiling_obs *o)
 {
-	if (is(o, "shootdown", "invlpgb") && o->targets == 1)
+	if (is(o, "shootdown", ROLE_RANGE, FK_INVLPGB) && o->targets == 1)
 		return CEILING_INVLPGB;
-	if ((!is(o, "shootdown", "ipi-range") &&
-	     !is(o, "shootdown", "ipi-full")) ||
+	if ((!is(o, "shootdown", ROLE_RANGE, FK_IPI) &&
+	     !is(o, "shootdown", ROLE_FULL, FK_IPI)) ||
 	    !o->ipi_mode || o->emulated)
 		return CEILING_WAYS;
 	if (!strcmp(o->ipi_mode, "unicast") && o->targets == 1)
@@ -32,13 +33,18 @@ static enum ceiling_way shootdown_way(const struct ceiling_obs *o)
 	return CEILING_WAYS;
 }
 
+/* A refill record, the initiator's or a remote CPU's. */
+static bool is_refill(const struct ceiling_obs *o)
+{
+	return is(o, "primitives", ROLE_REFILL_FULL, FK_NONE) ||
+	       is(o, "primitives", ROLE_REFILL_RANGE, FK_NONE);
+}
+
 static bool is_primitive(const struct ceiling_obs *o)
 {
-	return is(o, "primitives", "invlpg-range") ||
-	       is(o, "primitives", "cr3-reload") ||
-	       is(o, "primitives", "invlpgb-all+tlbsync") ||
-	       is(o, "primitives", "refill-after-full") ||
-	       is(o, "primitives", "refill-after-range");
+	return is(o, "primitives", ROLE_RANGE, FK_LOCAL) ||
+	       is(o, "primitives", ROLE_FULL, FK_LOCAL) ||
+	       is(o, "primitives", ROLE_FULL, FK_INVLPGB) || is_refill(o);
 }
 
 bool ceiling_uses(const struct ceiling_obs *o)
@@ -92,7 +98,7 @@ static void note_shootdown(struct ceiling_book *b, const struct ceiling_obs *o)
 	b->targets[way] = (uint32_t)o->targets;
 	b->emulated |= way == CEILING_INVLPGB && o->emulated;
 	b->delayed |= o->delay_cycles != 0;
-	if (!is(o, "shootdown", "ipi-full"))
+	if (o->role != ROLE_FULL)
 		note_k(&b->curve[way], o);
 	else
 		note(&b->full[way], o);
@@ -100,19 +106,19 @@ static void note_shootdown(struct ceiling_book *b, const struct ceiling_obs *o)
 
 void ceiling_book_note(struct ceiling_book *b, const struct ceiling_obs *o)
 {
-	bool after_full = is(o, "primitives", "refill-after-full");
+	bool after_full = o->role == ROLE_REFILL_FULL;
 	int w;
 
 	if (!ceiling_uses(o))
 		return;
-	if (is(o, "primitives", "invlpg-range"))
+	if (is(o, "primitives", ROLE_RANGE, FK_LOCAL))
 		note_k(&b->curve[CEILING_LOCAL], o);
-	else if (is(o, "primitives", "cr3-reload"))
+	else if (is(o, "primitives", ROLE_FULL, FK_LOCAL))
 		note(&b->full[CEILING_LOCAL], o);
-	else if (is(o, "primitives", "invlpgb-all+tlbsync")) {
+	else if (is(o, "primitives", ROLE_FULL, FK_INVLPGB)) {
 		b->emulated |= o->emulated;
 		note(&b->full[CEILING_INVLPGB], o);
-	} else if (after_full || is(o, "primitives", "refill-after-range")) {
+	} else if (is_refill(o)) {
 		/* The currency is the initiator's: CPU 0's refill only. */
 		if (o->targets)
 			return;

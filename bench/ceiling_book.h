@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "bench/ceiling.h"
+#include "bench/role.h"
 
 #define CEILING_MAX_W 4 /* working sets noted */
 
@@ -28,7 +29,9 @@ enum ceiling_way {
 
 /* What the ceiling needs of one result record (result_emit fills it). */
 struct ceiling_obs {
-	const char *bench, *strategy, *ipi_mode; /* ipi_mode may be NULL */
+	const char *bench, *ipi_mode; /* ipi_mode may be NULL */
+	enum result_role role;	      /* what the record is, by its producer */
+	enum flush_kind flush;
 	uint64_t pages, targets, n, delay_cycles;
 	bool emulated;
 	struct ceiling_est e; /* p50, p50_lo, p50_hi */

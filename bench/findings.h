@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include "bench/caveats.h"
 #include "bench/fline.h"
+#include "bench/role.h"
 
 struct result;
 
@@ -38,6 +39,8 @@ enum findings_bench { FB_OTHER, FB_SHOOTDOWN, FB_RECLAIM, FB_FLUSHLOOP };
 struct findings_rec {
 	enum findings_bench bench;
 	char strategy[FINDINGS_NAME];
+	enum result_role role; /* what it is, by its producer (bench/role.h) */
+	enum flush_kind flush;
 	unsigned seq; /* the record's seq: the host reads the cells by it */
 	bool unicast; /* ipi_mode "unicast", or none */
 	bool emulated;
@@ -72,9 +75,10 @@ void findings_note(struct findings_book *b, const struct result *r,
 #define FINDINGS_PAGE_COUNTS 16
 #define FINDINGS_CELLS	     160
 struct findings_crossover {
-	const char *ipi, *invlpgb; /* the strategies compared */
-	size_t cells;		   /* 0: no data */
-	const char *no_data;	   /* why there are no cells, or NULL */
+	/* The strategies compared: their records' names (bench/role.h) */
+	char ipi[FINDINGS_NAME], invlpgb[FINDINGS_NAME];
+	size_t cells;	     /* 0: no data */
+	const char *no_data; /* why there are no cells, or NULL */
 	struct {
 		uint64_t pages, targets;
 		unsigned ipi_seq, invlpgb_seq;
@@ -114,7 +118,7 @@ struct findings_loss {
 /* flushloop: INVLPGB's throughput over IPIs', per CPU count. */
 #define FINDINGS_CPU_COUNTS 16
 struct findings_throughput {
-	const char *ipi; /* the IPI strategy compared */
+	char ipi[FINDINGS_NAME]; /* the IPI strategy compared */
 	struct {
 		uint64_t cpus, ipi_ops, invlpgb_ops, ratio_x100;
 	} row[FINDINGS_CPU_COUNTS];

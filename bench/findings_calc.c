@@ -7,6 +7,7 @@
 #include "bench/findings.h"
 #include "bench/result.h"
 #include "bench/stats.h"
+#include "lib/printf.h"
 #include "lib/string.h"
 #include "mm/pt.h"
 
@@ -18,12 +19,32 @@
  */
 #define LINUX_MIN_ACTIVE_CPUS 4
 
-/* The IPI strategies to compare INVLPGB with, in order of preference. */
-static const char *const ipi_defaults[] = {"ipi-linux", "ipi-range", "ipi-page",
-					   "ipi-full"};
+/* A role of a flush kind: what a finding compares (bench/role.h). */
+struct findings_side {
+	enum result_role role;
+	enum flush_kind flush;
+};
+
+/* The IPI flushes to compare INVLPGB with, in order of preference. */
+static const struct findings_side ipi_defaults[] = {
+	{ROLE_LINUX, FK_IPI},
+	{ROLE_RANGE, FK_IPI},
+	{ROLE_PAGE, FK_IPI},
+	{ROLE_FULL, FK_IPI},
+};
 /* Linux's INVLPGB flush first: one full flush above the ceiling. */
-static const char *const invlpgb_defaults[] = {"invlpgb-linux", "invlpgb"};
-static const char *const flushloop_ipis[] = {"ipi-range", "ipi-page"};
+static const struct findings_side invlpgb_defaults[] = {
+	{ROLE_LINUX, FK_INVLPGB},
+	{ROLE_RANGE, FK_INVLPGB},
+};
+static const struct findings_side flushloop_ipis[] = {
+	{ROLE_RANGE, FK_IPI},
+	{ROLE_PAGE, FK_IPI},
+};
+static const struct findings_side flushloop_invlpgb = {ROLE_RANGE, FK_INVLPGB};
+/* Reclaim's flushes by IPI, one a page and one a batch. */
+static const struct findings_side reclaim_per_page = {ROLE_PAGE, FK_IPI};
+static const struct findings_side reclaim_batch = {ROLE_BATCH, FK_IPI};
 
 static uint64_t field(const struct result *r, const char *key, bool *have)
 {
@@ -64,6 +85,8 @@ void findings_note(struct findings_book *b, const struct result *r,
 	f = &b->rec[b->n++];
 	*f = (struct findings_rec){
 		.bench = bench_of(r->bench),
+		.role = r->role,
+		.flush = r->flush,
 		.seq = seq,
 		.unicast = !r->ipi_mode || !strcmp(r->ipi_mode, "unicast"),
 		.emulated = r->emulated,
@@ -99,21 +122,27 @@ static unsigned int record_caveats(const struct findings_rec *r)
 	       (r->delay_cycles ? FC_DELAYED : 0);
 }
 
+static bool is_side(const struct findings_rec *r, enum findings_bench bench,
+		    struct findings_side side)
+{
+	return r->bench == bench && r->role == side.role &&
+	       r->flush == side.flush;
+}
+
 /*
- * The first record of a strategy that match() says is key's: the main
+ * The first record of a side that match() says is key's: the main
  * sweep's or pass's, not a later repeat of it.
  */
 static const struct findings_rec *first_rec(
 	const struct findings_book *b, enum findings_bench bench,
-	const char *strategy,
+	struct findings_side side,
 	bool (*match)(const struct findings_rec *, const struct findings_rec *),
 	const struct findings_rec *key)
 {
 	for (size_t i = 0; i < b->n; i++) {
 		const struct findings_rec *r = &b->rec[i];
 
-		if (r->bench == bench && !strcmp(r->strategy, strategy) &&
-		    match(r, key))
+		if (is_side(r, bench, side) && match(r, key))
 			return r;
 	}
 	return NULL;
@@ -134,15 +163,41 @@ static bool same_cell_broadcast(const struct findings_rec *r,
 	       r->targets == key->targets;
 }
 
-static bool has_strategy(const struct findings_book *b,
-			 enum findings_bench bench, const char *strategy)
+/* The first record of a side, or NULL: the strategy it names. */
+static const struct findings_rec *side_rec(const struct findings_book *b,
+					   enum findings_bench bench,
+					   struct findings_side side)
 {
 	for (size_t i = 0; i < b->n; i++)
-		if (b->rec[i].bench == bench &&
-		    !strcmp(b->rec[i].strategy, strategy))
-			return true;
-	return false;
+		if (is_side(&b->rec[i], bench, side))
+			return &b->rec[i];
+	return NULL;
 }
+
+/*
+ * The first side of prefs[0..n) the run has records of (prefs[0] if
+ * none), and into name the strategy its records name; with no record,
+ * the side in words ("ipi-linux": the flush kind, then the role).
+ */
+static struct findings_side pick_side(const struct findings_book *b,
+				      enum findings_bench bench,
+				      const struct findings_side *prefs,
+				      size_t n, char name[FINDINGS_NAME])
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct findings_rec *r = side_rec(b, bench, prefs[i]);
+
+		if (r) {
+			ksnprintf(name, FINDINGS_NAME, "%s", r->strategy);
+			return prefs[i];
+		}
+	}
+	ksnprintf(name, FINDINGS_NAME, "%s-%s", flush_kind_name(prefs[0].flush),
+		  result_role_name(prefs[0].role));
+	return prefs[0];
+}
+
+#define NPREFS(a) (sizeof(a) / sizeof(*(a)))
 
 /* Notes that INVLPGB is faster at (pages, targets) on the frontier. */
 static void frontier_note(struct findings_crossover *c, uint64_t pages,
@@ -165,26 +220,6 @@ static void frontier_note(struct findings_crossover *c, uint64_t pages,
 		c->frontier[i].lean = true;
 		c->frontier[i].lean_from = targets;
 	}
-}
-
-/*
- * Linux's own INVLPGB flush (one full flush above the ceiling) where the
- * run has it, else the chunked one; the IPI side Linux's too.
- */
-static void pick_crossover_strategies(const struct findings_book *b,
-				      struct findings_crossover *c)
-{
-	c->ipi = ipi_defaults[0];
-	for (size_t i = 0; i < sizeof(ipi_defaults) / sizeof(*ipi_defaults);
-	     i++) {
-		if (has_strategy(b, FB_SHOOTDOWN, ipi_defaults[i])) {
-			c->ipi = ipi_defaults[i];
-			break;
-		}
-	}
-	c->invlpgb = invlpgb_defaults[0];
-	if (!has_strategy(b, FB_SHOOTDOWN, c->invlpgb))
-		c->invlpgb = invlpgb_defaults[1];
 }
 
 /* Linux 6.15+: INVLPGB for an mm active on 4 CPUs or more. */
@@ -215,24 +250,31 @@ static void decide_crossover(const struct findings_book *b,
 			     const struct findings_machine *m,
 			     struct findings_crossover *c)
 {
-	pick_crossover_strategies(b, c);
+	/*
+	 * Linux's own INVLPGB flush (one full flush above the ceiling) where
+	 * the run has it, else the chunked one; the IPI side Linux's too.
+	 */
+	struct findings_side is = pick_side(b, FB_SHOOTDOWN, ipi_defaults,
+					    NPREFS(ipi_defaults), c->ipi);
+	struct findings_side vs =
+		pick_side(b, FB_SHOOTDOWN, invlpgb_defaults,
+			  NPREFS(invlpgb_defaults), c->invlpgb);
+
 	for (size_t i = 0; i < b->n; i++) {
 		const struct findings_rec *r = &b->rec[i], *ipi, *inv;
 		bool lean;
 
-		if (r->bench != FB_SHOOTDOWN ||
-		    strcmp(r->strategy, c->invlpgb) || !same_cell(r, r))
+		if (!is_side(r, FB_SHOOTDOWN, vs) || !same_cell(r, r))
 			continue;
-		inv = first_rec(b, FB_SHOOTDOWN, c->invlpgb, same_cell, r);
+		inv = first_rec(b, FB_SHOOTDOWN, vs, same_cell, r);
 		/*
 		 * Flushing every other CPU, Linux sends the all-but-self
 		 * shorthand (native_send_call_func_ipi): that record where
 		 * the run has one, else the unicast one.
 		 */
-		ipi = first_rec(b, FB_SHOOTDOWN, c->ipi, same_cell_broadcast,
-				r);
+		ipi = first_rec(b, FB_SHOOTDOWN, is, same_cell_broadcast, r);
 		if (!ipi)
-			ipi = first_rec(b, FB_SHOOTDOWN, c->ipi, same_cell, r);
+			ipi = first_rec(b, FB_SHOOTDOWN, is, same_cell, r);
 		if (inv != r || !ipi)
 			continue;
 		c->cells++;
@@ -243,13 +285,13 @@ static void decide_crossover(const struct findings_book *b,
 		if (lean != linux_picks_invlpgb(r->targets))
 			c->linux_slower++;
 	}
-	if (!has_strategy(b, FB_SHOOTDOWN, c->invlpgb))
+	if (!side_rec(b, FB_SHOOTDOWN, vs))
 		c->no_data = m->invlpgb_cpuid
 				     ? "no invlpgb records (strategies= "
 				       "or invlpgb=off?)"
 				     : "no invlpgb records: CPUID has "
 				       "no INVLPGB here";
-	else if (!has_strategy(b, FB_SHOOTDOWN, c->ipi))
+	else if (!side_rec(b, FB_SHOOTDOWN, is))
 		c->no_data = "no IPI records (unicast) to compare INVLPGB with";
 	else if (!c->cells)
 		c->no_data = "no (pages, targets) cell measured both ways";
@@ -263,18 +305,20 @@ static bool same_batch(const struct findings_rec *r,
 	return r->batch == key->batch && r->pages;
 }
 
-/* The first reclaim record of a strategy and batch: the main pass's. */
-static const struct findings_rec *
-reclaim_rec(const struct findings_book *b, const char *strategy, uint64_t batch)
+/* The first reclaim record of a side and batch: the main pass's. */
+static const struct findings_rec *reclaim_rec(const struct findings_book *b,
+					      struct findings_side side,
+					      uint64_t batch)
 {
-	return first_rec(b, FB_RECLAIM, strategy, same_batch,
+	return first_rec(b, FB_RECLAIM, side, same_batch,
 			 &(struct findings_rec){.batch = batch});
 }
 
 static void decide_irqs(const struct findings_book *b, struct findings_irqs *q)
 {
-	const struct findings_rec *pp = reclaim_rec(b, "per-page", 1);
-	const struct findings_rec *b512 = reclaim_rec(b, "batch", PMD_PAGES);
+	const struct findings_rec *pp = reclaim_rec(b, reclaim_per_page, 1);
+	const struct findings_rec *b512 =
+		reclaim_rec(b, reclaim_batch, PMD_PAGES);
 
 	if (!pp || !b512)
 		return;
@@ -306,8 +350,9 @@ static void decide_loss(const struct findings_book *b,
 			const struct findings_machine *m,
 			struct findings_loss *l)
 {
-	loss_side(reclaim_rec(b, "per-page", 1), &l->per_page, &l->caveats);
-	loss_side(reclaim_rec(b, "batch", PMD_PAGES), &l->batch512,
+	loss_side(reclaim_rec(b, reclaim_per_page, 1), &l->per_page,
+		  &l->caveats);
+	loss_side(reclaim_rec(b, reclaim_batch, PMD_PAGES), &l->batch512,
 		  &l->caveats);
 	if (l->per_page.have || l->batch512.have)
 		l->caveats |= findings_timing_caveats(m);
@@ -320,10 +365,10 @@ static bool same_cpus(const struct findings_rec *r,
 }
 
 static const struct findings_rec *flushloop_rec(const struct findings_book *b,
-						const char *strategy,
+						struct findings_side side,
 						uint64_t cpus)
 {
-	return first_rec(b, FB_FLUSHLOOP, strategy, same_cpus,
+	return first_rec(b, FB_FLUSHLOOP, side, same_cpus,
 			 &(struct findings_rec){.cpus = cpus});
 }
 
@@ -331,17 +376,16 @@ static void decide_throughput(const struct findings_book *b,
 			      const struct findings_machine *m,
 			      struct findings_throughput *t)
 {
-	t->ipi = flushloop_ipis[0];
-	if (!has_strategy(b, FB_FLUSHLOOP, t->ipi))
-		t->ipi = flushloop_ipis[1];
+	struct findings_side is = pick_side(b, FB_FLUSHLOOP, flushloop_ipis,
+					    NPREFS(flushloop_ipis), t->ipi);
+
 	for (size_t i = 0; i < b->n && t->n < FINDINGS_CPU_COUNTS; i++) {
 		const struct findings_rec *r = &b->rec[i], *ipi;
 
-		if (r->bench != FB_FLUSHLOOP ||
-		    strcmp(r->strategy, "invlpgb") ||
-		    flushloop_rec(b, "invlpgb", r->cpus) != r)
+		if (!is_side(r, FB_FLUSHLOOP, flushloop_invlpgb) ||
+		    flushloop_rec(b, flushloop_invlpgb, r->cpus) != r)
 			continue;
-		ipi = flushloop_rec(b, t->ipi, r->cpus);
+		ipi = flushloop_rec(b, is, r->cpus);
 		if (!ipi)
 			continue;
 		t->row[t->n].cpus = r->cpus;
@@ -352,7 +396,7 @@ static void decide_throughput(const struct findings_book *b,
 		t->caveats |= record_caveats(r) | record_caveats(ipi);
 		t->n++;
 	}
-	if (!has_strategy(b, FB_FLUSHLOOP, "invlpgb"))
+	if (!side_rec(b, FB_FLUSHLOOP, flushloop_invlpgb))
 		t->no_data = m->invlpgb_cpuid ? "no invlpgb records"
 					      : "no invlpgb records: CPUID has "
 						"no INVLPGB here";

@@ -33,6 +33,16 @@
 
 const char *const fl_names[FL_COUNT + 1] = {"ipi-page", "ipi-range", "invlpgb",
 					    "local-only"};
+/* What each one's records are (bench/role.h); the control skips the IPI. */
+static const struct {
+	enum result_role role;
+	enum flush_kind flush;
+} fl_what[FL_COUNT + 1] = {
+	[FL_IPI_PAGE] = {ROLE_PAGE, FK_IPI},
+	[FL_IPI_RANGE] = {ROLE_RANGE, FK_IPI},
+	[FL_INVLPGB] = {ROLE_RANGE, FK_INVLPGB},
+	[FL_CONTROL] = {ROLE_CONTROL, FK_LOCAL},
+};
 
 /* What a strategy's rounds add up to, for its verdicts. */
 struct fl_tally {
@@ -83,6 +93,8 @@ static void record(struct fl_run *run, unsigned n, uint64_t duration_us,
 	};
 	struct result r = {.bench = "flushloop",
 			   .strategy = strategy,
+			   .role = fl_what[run->strategy].role,
+			   .flush = fl_what[run->strategy].flush,
 			   .targets = n - 1,
 			   .pages = 1,
 			   .samples = run->latency,

@@ -27,29 +27,45 @@
 static volatile uint64_t *const prim = (volatile uint64_t *)PRIM_VA;
 static const char *distance; /* of the remote CPU, for the records */
 
+/*
+ * What each record is (bench/role.h): the one-page INVLPG is timed for
+ * itself, the ceiling's local range is refill.c's invlpg-range curve.
+ */
+static const struct result_what invlpg_what = {"invlpg", ROLE_NONE, FK_LOCAL};
+static const struct result_what cr3_what = {"cr3-reload", ROLE_FULL, FK_LOCAL};
+static const struct result_what invpcid_what = {"invpcid-addr", ROLE_NONE,
+						FK_LOCAL};
+static const struct result_what ipi_what = {"ipi-roundtrip", ROLE_ROUNDTRIP,
+					    FK_IPI};
+static const struct result_what xcall_what = {"xcall-roundtrip", ROLE_NONE,
+					      FK_NONE};
+static const struct result_what pingpong_what = {"cacheline-pingpong",
+						 ROLE_NONE, FK_NONE};
+static const struct result_what tsc_what = {"tsc-read", ROLE_NONE, FK_NONE};
+
 /* raw: the timer's own cost, from which nothing is subtracted. */
-static void emit_as(struct bench_ctx *ctx, const char *strategy, uint64_t *s,
+static void emit_as(struct bench_ctx *ctx, struct result_what w, uint64_t *s,
 		    unsigned n, unsigned targets, uint64_t cpu, bool raw)
 {
 	struct result_field f[1] = {{"cpu", cpu, false}};
-	struct result r = result_make("primitives", strategy, targets ? 0 : 1,
-				      targets, s, n, f, 1);
+	struct result r = result_make("primitives", w, targets ? 0 : 1, targets,
+				      s, n, f, 1);
 
 	r.raw = raw;
 	r.distance = targets ? distance : NULL;
 	result_emit(&ctx->records, &r);
 	bench_printf(
 		"  %-20s cpu %3llu %-12s p50 %7llu cyc %7llu ns p99 %7llu\n",
-		strategy, (unsigned long long)cpu,
+		w.strategy, (unsigned long long)cpu,
 		targets ? distance : "(local)", (unsigned long long)r.st.p50,
 		(unsigned long long)cycles_to_ns(r.st.p50, tsc_freq.khz),
 		(unsigned long long)r.st.p99);
 }
 
-static void emit(struct bench_ctx *ctx, const char *strategy, uint64_t *s,
+static void emit(struct bench_ctx *ctx, struct result_what w, uint64_t *s,
 		 unsigned n, unsigned targets, uint64_t cpu)
 {
-	emit_as(ctx, strategy, s, n, targets, cpu, false);
+	emit_as(ctx, w, s, n, targets, cpu, false);
 }
 
 /*
@@ -161,26 +177,26 @@ static void tally(const char *name, const struct entry_counts *c, unsigned n)
 	}
 }
 
-static void emit_local(struct bench_ctx *ctx, const char *name, unsigned pages,
-		       uint64_t *s, unsigned n, const struct entry_counts *c,
-		       bool emulated)
+static void emit_local(struct bench_ctx *ctx, struct result_what w,
+		       unsigned pages, uint64_t *s, unsigned n,
+		       const struct entry_counts *c, bool emulated)
 {
 	struct result_field f[3] = {{"cpu", this_cpu(), false},
 				    {"cached", c->cached, false},
 				    {"dropped", c->dropped, false}};
-	struct result r = result_make("primitives", name, pages, 0, s, n, f, 3);
+	struct result r = result_make("primitives", w, pages, 0, s, n, f, 3);
 
 	r.emulated = emulated;
 	result_emit(&ctx->records, &r);
 	bench_printf(
 		"  %-20s cpu %3u %-12s p50 %7llu cyc %7llu ns p99 %7llu%s\n",
-		name, this_cpu(), "(local)", (unsigned long long)r.st.p50,
+		w.strategy, this_cpu(), "(local)", (unsigned long long)r.st.p50,
 		(unsigned long long)cycles_to_ns(r.st.p50, tsc_freq.khz),
 		(unsigned long long)r.st.p99, emulated ? " (emulated)" : "");
 }
 
 /* Times op over a range of `pages` pages, each cached before each sample. */
-static void time_local(struct bench_ctx *ctx, const char *name, local_op op,
+static void time_local(struct bench_ctx *ctx, struct result_what w, local_op op,
 		       const void *arg, unsigned pages, uint64_t *s, unsigned n,
 		       bool emulated)
 {
@@ -200,8 +216,8 @@ static void time_local(struct bench_ctx *ctx, const char *name, local_op op,
 		c.cached += cached;
 		c.dropped += dropped;
 	}
-	emit_local(ctx, name, pages, s, n, &c, emulated);
-	tally(name, &c, n);
+	emit_local(ctx, w, pages, s, n, &c, emulated);
+	tally(w.strategy, &c, n);
 }
 
 static void time_invlpgb(struct bench_ctx *ctx, uint64_t *s, unsigned n,
@@ -218,7 +234,9 @@ static void time_invlpgb(struct bench_ctx *ctx, uint64_t *s, unsigned n,
 		if (invlpgb_encode(&req, &caps, &r) || !map_range(pages))
 			break;
 		ksnprintf(name, sizeof(name), "invlpgb+tlbsync-%u", pages);
-		time_local(ctx, name, op_invlpgb, &r, pages, s, n, emulated);
+		time_local(ctx,
+			   (struct result_what){name, ROLE_NONE, FK_INVLPGB},
+			   op_invlpgb, &r, pages, s, n, emulated);
 	}
 }
 
@@ -283,11 +301,10 @@ static void tlb_primitives(struct bench_ctx *ctx, uint64_t *s, unsigned n)
 	bool emulated;
 
 	entry_control();
-	time_local(ctx, "invlpg", op_invlpg, NULL, 1, s, n, false);
-	time_local(ctx, "cr3-reload", op_cr3, NULL, 1, s, n, false);
+	time_local(ctx, invlpg_what, op_invlpg, NULL, 1, s, n, false);
+	time_local(ctx, cr3_what, op_cr3, NULL, 1, s, n, false);
 	if (cpu_info.invpcid && cpu_info.pcid)
-		time_local(ctx, "invpcid-addr", op_invpcid, NULL, 1, s, n,
-			   false);
+		time_local(ctx, invpcid_what, op_invpcid, NULL, 1, s, n, false);
 	else
 		report_skip("primitives: invpcid", "CPUID.7:EBX[10] (INVPCID) "
 						   "or CPUID.1:ECX[17] (PCID) "
@@ -386,7 +403,7 @@ static void remote_primitives(struct bench_ctx *ctx, unsigned cpu, uint64_t *s,
 		s[bench_slot(i)] = rdtsc_ordered() - t0;
 	}
 	if (ok)
-		emit(ctx, "ipi-roundtrip", s, n, 1, cpu);
+		emit(ctx, ipi_what, s, n, 1, cpu);
 	for (unsigned i = 0; i < BENCH_WARMUP + n && ok; i++) {
 		uint64_t t0 = rdtsc_ordered();
 
@@ -394,9 +411,9 @@ static void remote_primitives(struct bench_ctx *ctx, unsigned cpu, uint64_t *s,
 		s[bench_slot(i)] = rdtsc_ordered() - t0;
 	}
 	if (ok)
-		emit(ctx, "xcall-roundtrip", s, n, 1, cpu);
+		emit(ctx, xcall_what, s, n, 1, cpu);
 	if (ok && (ok = time_pingpong(cpu, s, n)))
-		emit(ctx, "cacheline-pingpong", s, n, 1, cpu);
+		emit(ctx, pingpong_what, s, n, 1, cpu);
 	report_check(ok, "primitives: round trips",
 		     "cpu %u (%s), apic id %u stopped answering", cpu, distance,
 		     cpu_apic_id[cpu]);
@@ -430,7 +447,7 @@ void primitives_run(const struct bench_params *p, struct bench_ctx *ctx)
 	}
 	bench_printf("primitives: on cpu %u (cycles and ns, p50 / p99)\n",
 		     this_cpu());
-	emit_as(ctx, "tsc-read", s, n, 0, this_cpu(), true);
+	emit_as(ctx, tsc_what, s, n, 0, this_cpu(), true);
 	tlb_primitives(ctx, s, n);
 	/* One CPU of every distance class from this one (topology). */
 	for (int k = TOPO_SMT_SIBLING; k < TOPO_CLASSES; k++) {

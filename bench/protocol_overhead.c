@@ -10,11 +10,11 @@ void protocol_overhead_note(struct protocol_overhead *po,
 			    const struct result *r)
 {
 	bool ipi = !strcmp(r->bench, "primitives") &&
-		   !strcmp(r->strategy, "ipi-roundtrip");
-	bool range = !strcmp(r->bench, "shootdown") &&
-		     !strcmp(r->strategy, "ipi-range") && r->pages == 1 &&
-		     r->targets == 1 && r->ipi_mode &&
-		     !strcmp(r->ipi_mode, "unicast") && !r->emulated;
+		   r->role == ROLE_ROUNDTRIP && r->flush == FK_IPI;
+	bool range = !strcmp(r->bench, "shootdown") && r->role == ROLE_RANGE &&
+		     r->flush == FK_IPI && r->pages == 1 && r->targets == 1 &&
+		     r->ipi_mode && !strcmp(r->ipi_mode, "unicast") &&
+		     !r->emulated;
 
 	if (!r->distance || !r->n || (!ipi && !range))
 		return;

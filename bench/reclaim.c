@@ -23,18 +23,22 @@
 /* The pilot's workers' baseline window (they only need to be running). */
 #define PILOT_BASE_US 1000
 
-/* The strategies, in the order they run; results are found by key. */
+/*
+ * The strategies, in the order they run; results are found by key. The
+ * findings compare a flush a page with a flush a batch (bench/role.h);
+ * the variants of either are measured beside them, compared by none.
+ */
 static const struct rc_kind kinds[] = {
-	{.s = RC_PER_PAGE, .batch = 1, .name = "per-page"},
-	{.s = RC_PER_PAGE_INVLPG, .batch = 1, .name = "per-page-invlpg"},
-	{.s = RC_BATCH, .batch = 1, .name = "batch"},
-	{.s = RC_BATCH, .batch = 31, .name = "batch"},
-	{.s = RC_BATCH, .batch = 512, .name = "batch"},
+	{RC_PER_PAGE, 1, "per-page", ROLE_PAGE},
+	{RC_PER_PAGE_INVLPG, 1, "per-page-invlpg", ROLE_VARIANT},
+	{RC_BATCH, 1, "batch", ROLE_BATCH},
+	{RC_BATCH, 31, "batch", ROLE_BATCH},
+	{RC_BATCH, 512, "batch", ROLE_BATCH},
 	/* Where it differs from batch: 31 pages INVLPGed, not a full flush */
-	{.s = RC_BATCH_PAGES, .batch = 31, .name = "batch-pages"},
-	{.s = RC_INVLPGB_PAGE, .batch = 1, .name = "invlpgb"},
-	{.s = RC_INVLPGB_BATCH, .batch = 512, .name = "invlpgb"},
-	{.s = RC_INVLPGB_BATCH_PAGES, .batch = 512, .name = "invlpgb-pages"},
+	{RC_BATCH_PAGES, 31, "batch-pages", ROLE_VARIANT},
+	{RC_INVLPGB_PAGE, 1, "invlpgb", ROLE_PAGE},
+	{RC_INVLPGB_BATCH, 512, "invlpgb", ROLE_BATCH},
+	{RC_INVLPGB_BATCH_PAGES, 512, "invlpgb-pages", ROLE_VARIANT},
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
@@ -49,7 +53,8 @@ static const struct rc_kind kinds[] = {
 #define RC_CONTROL_PASSES 4
 static const struct rc_kind control_kind = {.s = RC_WRITEBACK_FIRST,
 					    .batch = RC_WRITER_PAGES,
-					    .name = "writeback-before-flush"};
+					    .name = "writeback-before-flush",
+					    .role = ROLE_CONTROL};
 
 /*
  * What the passes share with the workers, who reach it through their
@@ -150,8 +155,11 @@ void reclaim_plan_pilot(const struct bench_params *params,
 			struct bench_ctx *ctx, struct plan *plan)
 {
 	struct plan_reclaim *p = &plan->rc;
-	static const struct rc_kind per_page = {RC_PER_PAGE, 1, "pilot"},
-				    batched = {RC_BATCH, PMD_PAGES, "pilot"};
+	/* Recorded nowhere: no consumer's role (bench/role.h). */
+	static const struct rc_kind per_page = {RC_PER_PAGE, 1, "pilot",
+						ROLE_NONE},
+				    batched = {RC_BATCH, PMD_PAGES, "pilot",
+					       ROLE_NONE};
 	struct rc_config c = {.writers = params->writers,
 			      .base_us = PILOT_BASE_US,
 			      .seed = params->seed,

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "bench/params.h"
 #include "bench/reclaim_counts.h"
+#include "bench/role.h"
 #include "mm/layout.h"
 #include "smp/cpumask.h"
 
@@ -41,6 +42,7 @@ struct rc_kind {
 	enum rc_strategy s;
 	unsigned batch; /* pages per flush unit (1: a flush per page) */
 	const char *name;
+	enum result_role role; /* for the findings (bench/role.h) */
 };
 
 /* Whether kind's flushes are IPI rounds (not INVLPGB). */

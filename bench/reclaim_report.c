@@ -52,6 +52,8 @@ void rc_emit(struct bench_ctx *ctx, const struct rc_run *r, uint64_t *samples,
 	size_t ng = sizeof(f) / sizeof(f[0]) - (k->s != RC_WRITEBACK_FIRST);
 	struct result res = {.bench = "reclaim",
 			     .strategy = k->name,
+			     .role = k->role,
+			     .flush = rc_uses_ipis(k) ? FK_IPI : FK_INVLPGB,
 			     .pages = r->count.pages,
 			     .targets = others,
 			     .samples = samples,

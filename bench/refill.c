@@ -38,6 +38,17 @@ static uint32_t ws[REFILL_NW], nw;
 static uint32_t l2; /* L2 TLB entries, for the records */
 static unsigned mapped;
 
+/* What the records are (bench/role.h): what the flush ceiling rests on. */
+static const struct result_what range_what = {"invlpg-range", ROLE_RANGE,
+					      FK_LOCAL};
+static const struct result_what invlpgb_full_what = {"invlpgb-all+tlbsync",
+						     ROLE_FULL, FK_INVLPGB};
+/* A refill times reads, no flush: its role says which flush came before. */
+static const struct result_what after_full = {"refill-after-full",
+					      ROLE_REFILL_FULL, FK_NONE};
+static const struct result_what after_range = {"refill-after-range",
+					       ROLE_REFILL_RANGE, FK_NONE};
+
 /* L2 DTLB 4 KiB entries: CPUID 0x80000006 EBX[27:16] (AMD, Hygon). */
 uint32_t refill_l2_tlb(bool *from_cpuid)
 {
@@ -124,15 +135,15 @@ static void refill_remote(void *arg)
 	a->cycles = refill_once(a->w, a->full);
 }
 
-static uint64_t emit(struct bench_ctx *ctx, const char *name, uint32_t pages,
-		     uint64_t *s, unsigned n, unsigned cpu, const char *dist,
-		     bool range)
+static uint64_t emit(struct bench_ctx *ctx, struct result_what w,
+		     uint32_t pages, uint64_t *s, unsigned n, unsigned cpu,
+		     const char *dist, bool range)
 {
 	struct result_field f[3] = {{"cpu", cpu, false},
 				    {"l2_tlb", l2, false},
 				    {"range_pages", REFILL_RANGE, false}};
-	struct result r = result_make("primitives", name, pages, dist ? 1 : 0,
-				      s, n, f, range ? 3 : 2);
+	struct result r = result_make("primitives", w, pages, dist ? 1 : 0, s,
+				      n, f, range ? 3 : 2);
 
 	r.distance = dist;
 	result_emit(&ctx->records, &r);
@@ -164,8 +175,8 @@ static void local_curve(struct bench_ctx *ctx, uint64_t *s, unsigned n)
 			s[bench_slot(i)] = rdtsc_ordered() - t0;
 		}
 		text_add(line, sizeof(line), &len, " %llu: %llu", ks[j],
-			 emit(ctx, "invlpg-range", ks[j], s, n, this_cpu(),
-			      NULL, false));
+			 emit(ctx, range_what, ks[j], s, n, this_cpu(), NULL,
+			      false));
 	}
 	bench_printf("%s pages\n", line);
 }
@@ -197,8 +208,7 @@ static void invlpgb_full(struct bench_ctx *ctx, uint64_t *s, unsigned n)
 		tlbsync();
 		s[bench_slot(i)] = rdtsc_ordered() - t0;
 	}
-	res = result_make("primitives", "invlpgb-all+tlbsync", 0, 0, s, n, NULL,
-			  0);
+	res = result_make("primitives", invlpgb_full_what, 0, 0, s, n, NULL, 0);
 	res.emulated = ctx->invlpgb.model_on;
 	result_emit(&ctx->records, &res);
 }
@@ -221,9 +231,8 @@ static bool series(struct bench_ctx *ctx, uint32_t w, unsigned cpu,
 				return false;
 			s[bench_slot(i)] = a.cycles;
 		}
-		p50[full] = emit(
-			ctx, full ? "refill-after-full" : "refill-after-range",
-			w, s, n, cpu ? cpu : this_cpu(), dist, !full);
+		p50[full] = emit(ctx, full ? after_full : after_range, w, s, n,
+				 cpu ? cpu : this_cpu(), dist, !full);
 	}
 	bench_printf("  refill %5u pages cpu %3u %-12s p50 after full %8llu "
 		     "cyc, after range %7llu cyc\n",

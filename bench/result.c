@@ -85,7 +85,8 @@ static void emit_ns(struct json *j, const struct stats *st)
 static struct ceiling_obs ceiling_obs_of(const struct result *r)
 {
 	struct ceiling_obs o = {.bench = r->bench,
-				.strategy = r->strategy,
+				.role = r->role,
+				.flush = r->flush,
 				.ipi_mode = r->ipi_mode,
 				.pages = r->pages,
 				.targets = r->targets,
@@ -107,6 +108,12 @@ void result_emit(struct result_sink *sink, struct result *r)
 	char buf[2048];
 	struct record rec;
 
+	/* A consumer would pass over it unseen (bench/role.h). */
+	if (r->role == ROLE_UNSET || r->flush == FK_UNSET)
+		report_fail("result: role",
+			    "%s %s: no role or flush kind set "
+			    "by its producer",
+			    r->bench, r->strategy);
 	/* Sorting loses the order measured, which raw records keep. */
 	if (sink->raw && r->n && (copy = bench_alloc(r->n)))
 		mem_copy_words(copy, r->samples, r->n * sizeof(*copy));
@@ -124,6 +131,8 @@ void result_emit(struct result_sink *sink, struct result *r)
 	/* The responders' idle loop changes what an IPI costs (smp/idle.h). */
 	json_str(&rec.j, "idle", smp_idle_name(smp_stats.idle));
 	json_str(&rec.j, "unit", "cycles");
+	json_str(&rec.j, "role", result_role_name(r->role));
+	json_str(&rec.j, "flush", flush_kind_name(r->flush));
 	emit_stats(&rec.j, &r->st);
 	if (r->n) {
 		uint64_t lo, hi;

@@ -12,6 +12,7 @@
 #include "bench/ceiling_book.h"
 #include "bench/findings.h"
 #include "bench/protocol_overhead.h"
+#include "bench/role.h"
 #include "bench/stats.h"
 
 /* A counter field of a result record. */
@@ -24,6 +25,9 @@ struct result_field {
 /* One measured configuration: statistics of raw samples plus counters. */
 struct result {
 	const char *bench, *strategy, *ipi_mode; /* ipi_mode may be NULL */
+	/* What it is, for its consumers (bench/role.h): its producer's word */
+	enum result_role role;
+	enum flush_kind flush;
 	const char *distance; /* topology class of the target(s), or NULL */
 	uint64_t pages, targets;
 	uint64_t *samples; /* raw cycles; sorted in place by result_emit */
@@ -46,13 +50,15 @@ struct result {
  * A result of n samples in s with its fields; what else identifies it
  * (distance, ipi_mode, emulated, raw) the caller sets.
  */
-static inline struct result result_make(const char *bench, const char *strategy,
+static inline struct result result_make(const char *bench, struct result_what w,
 					uint64_t pages, uint64_t targets,
 					uint64_t *s, size_t n,
 					const struct result_field *f, size_t nf)
 {
 	return (struct result){.bench = bench,
-			       .strategy = strategy,
+			       .strategy = w.strategy,
+			       .role = w.role,
+			       .flush = w.flush,
 			       .pages = pages,
 			       .targets = targets,
 			       .samples = s,

@@ -181,6 +181,21 @@ const char *sd_variant_name(int s, bool global)
 	return global ? global_names[s] : strategy_names[s];
 }
 
+/* What each strategy's records are, for their consumers (bench/role.h). */
+static const enum result_role roles[S_COUNT] = {
+	[S_IPI_PAGE] = ROLE_PAGE, [S_IPI_RANGE] = ROLE_RANGE,
+	[S_IPI_FULL] = ROLE_FULL, [S_IPI_LINUX] = ROLE_LINUX,
+	[S_INVLPGB] = ROLE_RANGE, [S_INVLPGB_LINUX] = ROLE_LINUX,
+};
+
+struct result_what sd_variant_what(int s, bool global)
+{
+	return (struct result_what){.strategy = sd_variant_name(s, global),
+				    .role = global ? ROLE_VARIANT : roles[s],
+				    .flush = strategy_is_invlpgb(s) ? FK_INVLPGB
+								    : FK_IPI};
+}
+
 /*
  * invlpgb=...,bug=pcid names another PCID than the one the harness runs
  * in (0), which needs CR4.PCIDE on: the sweep turns it on everywhere

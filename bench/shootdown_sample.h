@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bench/flush.h"
+#include "bench/role.h"
 #include "bench/shootdown_pages.h"
 #include "bench/shootdown_sweep.h"
 #include "bench/table.h"
@@ -71,6 +72,8 @@ struct sweep_state {
 
 /* The name of a variant in records, tables and verdicts. */
 const char *sd_variant_name(int s, bool global);
+/* Its name, role and flush kind, for its result records. */
+struct result_what sd_variant_what(int s, bool global);
 
 /* delay_handler=: the busy-wait of this variant's handlers, or 0. */
 uint64_t sd_delay_of(const struct variant *v, const struct sd_config *sw);

@@ -73,9 +73,12 @@ static void emit_record(struct sweep_state *st, struct variant *v, unsigned k,
 {
 	const struct sd_config *sw = st->sw;
 	unsigned m = v->mode == IPI_BROADCAST;
+	struct result_what w = sd_variant_what(v->s, v->global);
 
 	*r = (struct result){.bench = "shootdown",
-			     .strategy = sd_variant_name(v->s, v->global),
+			     .strategy = w.strategy,
+			     .role = w.role,
+			     .flush = w.flush,
 			     .ipi_mode = strategy_is_invlpgb(v->s) ? NULL
 					 : m			   ? "broadcast"
 								   : "unicast",

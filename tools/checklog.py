@@ -355,6 +355,7 @@ def check_records(rep):
             for p in check_fields(rec, dict(SUMMARY_FIELDS, **later)):
                 rep.problem(n, f"summary: {p}")
     check_raw(rep, raws)
+    check_roles(rep)
     last = recs[-1]
     if last.get("type") != "summary":
         rep.problem(last["_line"], f"last record is {last.get('type')!r}, not 'summary'")

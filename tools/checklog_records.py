@@ -332,6 +332,61 @@ def check_raw(rep, raws):
                 rep.problem(line, f"raw: values of result {seq} do not make its hist")
 
 
+# What a result record is, set by its producer (bench/role.h): the roles
+# and flush kinds each experiment's records may have. Logs of older builds
+# have neither field; a log whose results have one has both on every one.
+ROLES = {
+    "primitives": ("none", "range", "full", "refill-after-full", "refill-after-range",
+                   "roundtrip"),
+    "shootdown": ("page", "range", "full", "linux", "variant"),
+    "reclaim": ("page", "batch", "variant", "control"),
+    "flushloop": ("page", "range", "control"),
+}
+FLUSH_KINDS = {
+    "primitives": ("none", "local", "ipi", "invlpgb"),
+    "shootdown": ("ipi", "invlpgb"),
+    "reclaim": ("ipi", "invlpgb"),
+    "flushloop": ("ipi", "invlpgb", "local"),
+}
+
+
+def check_role(rec):
+    """Problems of a result's role and flush kind: known for its bench, and
+    a shootdown record's ipi_mode where, and only where, it flushes by IPI."""
+    bench, probs = rec.get("bench"), []
+    for key, known in (("role", ROLES), ("flush", FLUSH_KINDS)):
+        if bench in known and rec.get(key) not in known[bench]:
+            probs.append(f"field '{key}' is {json.dumps(rec.get(key))}, not one of "
+                         f"{bench}'s: {', '.join(known[bench])}")
+    if bench == "shootdown" and rec.get("flush") in ("ipi", "invlpgb") and \
+            ("ipi_mode" in rec) != (rec["flush"] == "ipi"):
+        probs.append(f"flush {rec['flush']} "
+                     f"{'without' if rec['flush'] == 'ipi' else 'with'} an ipi_mode")
+    return probs
+
+
+def check_roles(rep):
+    """Each result's role and flush kind (check_role), every result with them
+    once one has, and one role and kind to a strategy (and batch) a log."""
+    results = [r for r in rep.records if r.get("type") == "result"
+               and r.get("bench") in ROLES]
+    if not any("role" in r or "flush" in r for r in results):
+        return
+    seen = {}
+    for rec in results:
+        if "role" not in rec or "flush" not in rec:
+            rep.problem(rec["_line"], "result: no 'role' or 'flush', where the log's "
+                        "other results have them")
+            continue
+        for p in check_role(rec):
+            rep.problem(rec["_line"], f"result: {p}")
+        key = (rec["bench"], rec.get("strategy"), rec.get("batch"))
+        what = seen.setdefault(key, (rec["role"], rec["flush"]))
+        if what != (rec["role"], rec["flush"]):
+            rep.problem(rec["_line"], f"result: {key[0]} {key[1]} is {rec['role']} "
+                        f"{rec['flush']} here, {what[0]} {what[1]} earlier in the log")
+
+
 def check_result(rec, dist_required=False):
     """Problems of one result record: fields, and the statistics in order."""
     probs = check_fields(rec, RESULT_FIELDS)

@@ -24,7 +24,7 @@ TYPES = {
     "result": ({"ipi_mode": _STR, "distance": _STR, "idle": _STR, "unit": _STR,
                 "not_hardware": _STR, "hist": _DICT, "raw": _LIST, "emulated": _BOOL,
                 "overhead_subtracted": _BOOL, "cpus_concurrent": _BOOL,
-                "workload": _STR}, NUMBERS),
+                "workload": _STR, "role": _STR, "flush": _STR}, NUMBERS),
     "tick": ({"ops": _LIST, "reads": _LIST}, NUMBERS),
     "timeline": ({"pages": _STR, "time": _STR, "reads": _LIST, "reads_all": _STR,
                   "cpus_concurrent": _BOOL, "loss_no_interval": _STR,

@@ -380,6 +380,70 @@ class Claims(unittest.TestCase):
                          ["worker_loss.per_page: lo_pct and hi_pct come together"])
 
 
+class Roles(unittest.TestCase):
+    """A result's role and flush kind (docs/output.md "result"): known for
+    its bench, ipi exactly where there is an ipi_mode, one a strategy."""
+
+    ROLE_H = os.path.join(ROOT, "bench", "role.h")
+
+    def log(self, *whats):
+        """good-kernel.log with its two shootdown results given (role, flush,
+        ipi_mode) each, a None leaving the field out."""
+        with open(os.path.join(SAMPLES, "good-kernel.log"), encoding="ascii") as f:
+            lines = f.read().split("\n")
+        res = [i for i, ln in enumerate(lines) if '"type":"result"' in ln]
+        for i, (role, flush, mode) in zip(res, whats):
+            rec = json.loads(lines[i][len("@json "):])
+            rec.update({k: v for k, v in (("role", role), ("flush", flush),
+                                          ("ipi_mode", mode)) if v is not None})
+            lines[i] = "@json " + json.dumps(rec, separators=(",", ":"))
+        return checklog.check_log("\n".join(lines)).problems
+
+    def test_known_roles_pass(self):
+        self.assertEqual(self.log(("range", "ipi", "unicast"), ("full", "ipi", "unicast")), [])
+        self.assertEqual(self.log(), [])  # an older build's: neither field
+
+    def test_an_unknown_or_unset_role_is_named(self):
+        probs = self.log(("unset", "ipi", "unicast"), ("full", "local", "unicast"))
+        self.assertEqual(len(probs), 2, probs)
+        self.assertRegex(probs[0], r"field 'role' is \"unset\", not one of shootdown's")
+        self.assertRegex(probs[1], r"field 'flush' is \"local\", not one of shootdown's")
+
+    def test_ipi_is_exactly_the_records_with_an_ipi_mode(self):
+        probs = self.log(("range", "ipi", None), ("range", "invlpgb", "unicast"))
+        self.assertEqual([re.sub(r"^line \d+: ", "", p) for p in probs],
+                         ["result: flush ipi without an ipi_mode",
+                          "result: flush invlpgb with an ipi_mode"])
+
+    def test_every_result_has_them_once_one_has(self):
+        probs = self.log(("range", "ipi", "unicast"))
+        self.assertEqual(len(probs), 1, probs)
+        self.assertIn("no 'role' or 'flush'", probs[0])
+
+    def test_one_role_a_strategy(self):
+        with open(os.path.join(SAMPLES, "good-kernel.log"), encoding="ascii") as f:
+            text = f.read().replace('"strategy":"ipi-full"', '"strategy":"ipi-range"')
+        text = text.replace('"strategy":"ipi-range",', '"strategy":"ipi-range","role":"range",'
+                            '"flush":"ipi","ipi_mode":"unicast",', 1)
+        text = text.replace('"strategy":"ipi-range","pages"', '"strategy":"ipi-range",'
+                            '"role":"page","flush":"ipi","ipi_mode":"unicast","pages"', 1)
+        probs = checklog.check_log(text).problems
+        self.assertEqual(len(probs), 1, probs)
+        self.assertIn("shootdown ipi-range is page ipi here, range ipi earlier", probs[0])
+
+    def test_the_names_are_the_kernel_s(self):
+        """checklog's roles and kinds are bench/role.h's, none left out."""
+        with open(self.ROLE_H, encoding="ascii") as f:
+            text = f.read()
+        roles = set(re.findall(r"X\(ROLE_\w+, \"([a-z-]+)\"\)", text))
+        kinds = set(re.findall(r"X\(FK_\w+, \"([a-z-]+)\"\)", text))
+        self.assertGreater(len(roles), 5)
+        known = {r for v in checklog.ROLES.values() for r in v}
+        self.assertEqual(known, roles - {"unset"})
+        self.assertEqual({k for v in checklog.FLUSH_KINDS.values() for k in v},
+                         kinds - {"unset"})
+
+
 class ExitCodes(unittest.TestCase):
     """The guest's statuses are defined twice, for C and for the host tools:
     every kernel header that defines one (kernel/report.h, boot/boot.h)

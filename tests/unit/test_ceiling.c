@@ -12,6 +12,7 @@
 #include "unit.h"
 #include "bench/ceiling.h"
 #include "bench/ceiling_book.h"
+#include "role_of.h"
 
 static void test_ranks(void **state)
 {
@@ -144,13 +145,15 @@ static struct ceiling_obs obs(const char *bench, const char *strategy,
 			      const char *mode, uint64_t pages,
 			      uint64_t targets, uint64_t p50)
 {
-	return (struct ceiling_obs){.bench = bench,
-				    .strategy = strategy,
-				    .ipi_mode = mode,
-				    .pages = pages,
-				    .targets = targets,
-				    .n = 25,
-				    .e = est(p50, 0)};
+	struct ceiling_obs o = {.bench = bench,
+				.ipi_mode = mode,
+				.pages = pages,
+				.targets = targets,
+				.n = 25,
+				.e = est(p50, 0)};
+
+	role_of(bench, strategy, &o.role, &o.flush);
+	return o;
 }
 
 /*
@@ -290,6 +293,33 @@ static void test_book_local_and_cap(void **state)
 	assert_false(ceiling_uses(&o[0]));
 }
 
+/*
+ * The ceiling takes a record by its role and flush kind, whatever its
+ * name: a range flush by IPI of a made-up name is the unicast curve's, a
+ * variant named ipi-range is none of the ceiling's, nor is a role unset.
+ */
+static void test_book_by_role(void **state)
+{
+	struct ceiling_obs o =
+		obs("shootdown", "trial-range", "unicast", 8, 1, 100);
+
+	(void)state;
+	assert_false(ceiling_uses(&o)); /* role_of(): not a producer's name */
+	o.role = ROLE_RANGE;
+	o.flush = FK_IPI;
+	assert_true(ceiling_uses(&o));
+	o.flush = FK_INVLPGB;
+	assert_true(ceiling_uses(&o)); /* the INVLPGB way's curve */
+	o.flush = FK_LOCAL;
+	assert_false(ceiling_uses(&o)); /* local is the primitives' */
+	o = obs("shootdown", "ipi-range", "unicast", 8, 1, 100);
+	assert_true(ceiling_uses(&o));
+	o.role = ROLE_VARIANT;
+	assert_false(ceiling_uses(&o));
+	o.role = ROLE_UNSET;
+	assert_false(ceiling_uses(&o));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_book_answer),
 		cmocka_unit_test(test_book_order_free),
 		cmocka_unit_test(test_book_local_and_cap),
+		cmocka_unit_test(test_book_by_role),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

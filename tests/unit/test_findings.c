@@ -8,6 +8,7 @@
 #include "unit.h"
 #include "bench/findings.h"
 #include "bench/result.h"
+#include "role_of.h"
 
 static struct findings_book book;
 static const struct findings_machine metal = {.invlpgb_cpuid = true};
@@ -26,6 +27,7 @@ static void note(const char *bench, const char *strategy, const char *mode,
 			   .nfields = nfields};
 
 	r.st.p50 = p50;
+	role_of(bench, strategy, &r.role, &r.flush);
 	findings_note(&book, &r, (unsigned)book.n + 1);
 }
 
@@ -122,6 +124,60 @@ static void test_invlpgb_linux_first(void **state)
 	assert_int_equal(f.cross.pair[0].invlpgb_seq, 3);
 }
 
+/* A unicast shootdown record of a made-up name with the role given. */
+static void shootdown_as(const char *strategy, enum result_role role,
+			 enum flush_kind flush, uint64_t pages, uint64_t p50)
+{
+	struct result r = {.bench = "shootdown",
+			   .strategy = strategy,
+			   .role = role,
+			   .flush = flush,
+			   .ipi_mode = flush == FK_IPI ? "unicast" : NULL,
+			   .pages = pages,
+			   .targets = 1,
+			   .n = 10};
+
+	r.st.p50 = p50;
+	findings_note(&book, &r, (unsigned)book.n + 1);
+}
+
+/*
+ * The sides are found by the role their producer gave, never by name: a
+ * record named as Linux's but a variant is passed over, one of any name
+ * in Linux's role is compared, and its own name is the one printed.
+ */
+static void test_sides_by_role(void **state)
+{
+	struct findings f;
+
+	(void)state;
+	shootdown_as("ipi-linux", ROLE_VARIANT, FK_IPI, 1, 1);
+	shootdown_as("trial-ipi", ROLE_LINUX, FK_IPI, 1, 300);
+	shootdown_as("trial-invlpgb", ROLE_RANGE, FK_INVLPGB, 1, 200);
+	findings_decide(&book, &metal, &f);
+	assert_string_equal(f.cross.ipi, "trial-ipi");
+	assert_string_equal(f.cross.invlpgb, "trial-invlpgb");
+	assert_int_equal(f.cross.cells, 1);
+	assert_int_equal(f.cross.pair[0].ipi_seq, 2);
+	assert_int_equal(f.cross.pair[0].invlpgb_seq, 3);
+	assert_true(f.cross.frontier[0].lean);
+}
+
+/* No record of a side: the side in words, kind then role, and why. */
+static void test_side_without_records(void **state)
+{
+	struct findings f;
+
+	(void)state;
+	shootdown_as("ipi-range", ROLE_RANGE, FK_IPI, 1, 300);
+	findings_decide(&book, &metal, &f);
+	assert_string_equal(f.cross.ipi, "ipi-range");
+	assert_string_equal(f.cross.invlpgb, "invlpgb-linux");
+	assert_string_equal(f.cross.no_data, "no invlpgb records (strategies= "
+					     "or invlpgb=off?)");
+	assert_string_equal(f.tput.ipi, "ipi-range");
+}
+
 /* Equal p50s: INVLPGB is not faster; a tie is never a win. */
 static void test_tie_is_not_a_win(void **state)
 {
@@ -163,6 +219,8 @@ static void test_caveats(void **state)
 					    {"worker_loss_pct", 50, false}};
 	struct result emul = {.bench = "shootdown",
 			      .strategy = "invlpgb",
+			      .role = ROLE_RANGE,
+			      .flush = FK_INVLPGB,
 			      .pages = 1,
 			      .targets = 1,
 			      .n = 1,
@@ -276,6 +334,8 @@ int main(void)
 		cmocka_unit_test_setup(test_linux_rule_and_first_record, reset),
 		cmocka_unit_test_setup(test_invlpgb_linux_first, reset),
 		cmocka_unit_test_setup(test_tie_is_not_a_win, reset),
+		cmocka_unit_test_setup(test_sides_by_role, reset),
+		cmocka_unit_test_setup(test_side_without_records, reset),
 		cmocka_unit_test_setup(test_no_invlpgb, reset),
 		cmocka_unit_test_setup(test_caveats, reset),
 		cmocka_unit_test_setup(test_interrupt_arithmetic, reset),

@@ -83,7 +83,7 @@ unit_srcs.stats := bench/stats.c kernel/tsc_estimate.c lib/muldiv.c
 unit_srcs.hist := bench/hist.c
 unit_srcs.rc_timeline := bench/rc_timeline.c bench/stats.c \
 	kernel/tsc_estimate.c lib/muldiv.c
-unit_srcs.ceiling := bench/ceiling.c bench/ceiling_book.c lib/printf.c
+unit_srcs.ceiling := bench/ceiling.c bench/ceiling_book.c bench/role.c lib/printf.c
 unit_srcs.flush_how := bench/flush_how.c mm/invlpgb.c
 unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
 	lib/cmdline.c lib/cmdline_diag.c lib/cmdline_list.c lib/kstring.c
@@ -91,7 +91,7 @@ unit_srcs.params_shaped := $(unit_srcs.params)
 unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
 	lib/muldiv.c lib/kstring.c
 unit_srcs.plan := bench/plan.c bench/plan_cost.c lib/printf.c lib/kstring.c
-unit_srcs.findings := bench/findings_calc.c bench/caveats.c bench/stats.c \
+unit_srcs.findings := bench/findings_calc.c bench/role.c bench/caveats.c bench/stats.c \
 	kernel/tsc_estimate.c lib/muldiv.c lib/printf.c
 unit_srcs.caveats := bench/caveats.c lib/printf.c
 unit_srcs.fline := bench/fline.c bench/findings_text.c bench/caveats.c \
