@@ -278,6 +278,8 @@ static void own_verdict(int s, const struct fl_tally *t,
 		     "flushloop: %s: remapped pages read zero", fl_names[s]);
 }
 
+#define CROSS_NAME "flushloop: %s: no stale cross-cpu reads" /* a strategy */
+
 /*
  * A stale read through another CPU's page always fails, naming the first
  * one's owner (whose flush missed) and reader. None passes only where
@@ -287,17 +289,19 @@ static void cross_verdict(int s, const struct fl_tally *t, unsigned online,
 			  const struct report_control *ctl)
 {
 	const struct fl_stale *f = &t->first;
-	char name[72], what[96], why[320];
+	char what[96], why[320];
 
-	ksnprintf(name, sizeof(name), "flushloop: %s: no stale cross-cpu reads",
-		  fl_names[s]);
 	if (!t->stale_remote && online < 2) {
-		report_skip(name, "one cpu: no other cpu to read its page");
+		report_skipf(CROSS_NAME REPORT_DETAIL
+			     "one cpu: no other cpu to read its page",
+			     fl_names[s]);
 		return;
 	}
 	if (!t->stale_remote && !t->remote_reads) {
-		report_fail(name, "no cpu read another cpu's page: the check "
-				  "did not run");
+		report_failf(CROSS_NAME REPORT_DETAIL
+			     "no cpu read another cpu's page: the check did "
+			     "not run",
+			     fl_names[s]);
 		return;
 	}
 	if (fl_tag_of(f->value, f->owner))
@@ -316,7 +320,7 @@ static void cross_verdict(int s, const struct fl_tally *t, unsigned online,
 		  (unsigned long long)t->remote_reads, f->checker, f->owner,
 		  f->owner, (unsigned long long)f->done, f->cpus, what);
 	report_gated(ctl, t->stale_remote, "stale reads of another cpu's page",
-		     why, "%s", name);
+		     why, CROSS_NAME, fl_names[s]);
 }
 
 /*

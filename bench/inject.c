@@ -168,13 +168,11 @@ void inject_oom_begin(uint64_t grants, const char *bench)
 
 void inject_oom_end(const char *bench)
 {
-	char name[64];
-
 	frame_limit_grants(PMM_GRANTS_UNLIMITED);
-	ksnprintf(name, sizeof(name),
-		  "selftest: oom: %s gave back every frame it took", bench);
-	report_check(frames_free() == oom_free_before, name,
-		     "%llu frames free before, %llu after",
-		     (unsigned long long)oom_free_before,
-		     (unsigned long long)frames_free());
+	report_checkf(
+		frames_free() == oom_free_before,
+		"selftest: oom: %s gave back every frame it took" REPORT_DETAIL
+		"%llu frames free before, %llu after",
+		bench, (unsigned long long)oom_free_before,
+		(unsigned long long)frames_free());
 }

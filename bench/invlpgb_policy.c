@@ -27,7 +27,6 @@ void bench_invlpgb_fini(struct invlpgb_policy *pol)
 /* invlpgb=force: execute it once, as asked; the #UD is caught, reported. */
 static void invlpgb_force_probe(struct invlpgb_policy *pol, const char *bench)
 {
-	char name[48];
 	int vec;
 
 	if (pol->probed)
@@ -36,9 +35,10 @@ static void invlpgb_force_probe(struct invlpgb_policy *pol, const char *bench)
 	vec = invlpgb_safe(0x5, 0, 0); /* VA 0, ASID 0, one page */
 	if (!vec)
 		vec = tlbsync_safe();
-	ksnprintf(name, sizeof(name), "%s: invlpgb=force", bench);
-	report_check(!vec, name, "INVLPGB/TLBSYNC raised vector %d (%s)", vec,
-		     cpu_invlpgb_absent_reason());
+	report_checkf(!vec,
+		      "%s: invlpgb=force" REPORT_DETAIL
+		      "INVLPGB/TLBSYNC raised vector %d (%s)",
+		      bench, vec, cpu_invlpgb_absent_reason());
 }
 
 /*
@@ -72,20 +72,23 @@ uint32_t bench_invlpgb(struct invlpgb_policy *pol, const char *bench,
 		       bool *emulated)
 {
 	uint32_t pages = invlpgb_pages(pol, emulated);
-	char name[48];
 
 	if (pages)
 		return pages;
-	ksnprintf(name, sizeof(name), "%s: invlpgb", bench);
 	if (pol->mode == PARAM_INVLPGB_OFF) {
-		report_skip(name, "turned off by invlpgb=off");
+		report_skipf("%s: invlpgb" REPORT_DETAIL
+			     "turned off by invlpgb=off",
+			     bench);
 		return 0;
 	}
 	if (pol->mode == PARAM_INVLPGB_FORCE) {
 		invlpgb_force_probe(pol, bench);
-		report_skip(name, "INVLPGB is not executable here");
+		report_skipf("%s: invlpgb" REPORT_DETAIL
+			     "INVLPGB is not executable here",
+			     bench);
 		return 0;
 	}
-	report_skip(name, "%s", cpu_invlpgb_absent_reason());
+	report_skipf("%s: invlpgb" REPORT_DETAIL "%s", bench,
+		     cpu_invlpgb_absent_reason());
 	return 0;
 }

@@ -83,35 +83,33 @@ void rc_check_counts(const struct rc_run *r)
 	uint64_t others = cpumask_count(&cpus_online) - 1;
 	uint64_t unit = k->batch ? k->batch : 1;
 	uint64_t flushes = (r->count.pages + unit - 1) / unit;
-	char name[96];
 
-	ksnprintf(name, sizeof(name), "reclaim: %s %u: exact counts", k->name,
-		  k->batch);
 	if (r->emulated) /* the software model sends IPIs of its own */
 		return;
-	report_check(r->count.flushes == flushes &&
-			     r->count.icr ==
-				     (rc_uses_ipis(k) ? flushes * others : 0) &&
-			     r->count.irqs == r->count.icr,
-		     name, "%llu flushes, %llu IPIs, %llu interrupts",
-		     (unsigned long long)r->count.flushes,
-		     (unsigned long long)r->count.icr,
-		     (unsigned long long)r->count.irqs);
+	report_checkf(
+		r->count.flushes == flushes &&
+			r->count.icr ==
+				(rc_uses_ipis(k) ? flushes * others : 0) &&
+			r->count.irqs == r->count.icr,
+		"reclaim: %s %u: exact counts" REPORT_DETAIL
+		"%llu flushes, %llu IPIs, %llu interrupts",
+		k->name, k->batch, (unsigned long long)r->count.flushes,
+		(unsigned long long)r->count.icr,
+		(unsigned long long)r->count.irqs);
 }
 
 /* A lost write always fails; none proves the flush as the control decides. */
+#define LOST_NAME "reclaim: %s %u: no lost writes" /* a strategy, a batch */
 void rc_check_lost(const struct rc_run *r, bool writers,
 		   const struct report_control *ctl)
 {
-	char name[96];
-
-	ksnprintf(name, sizeof(name), "reclaim: %s %u: no lost writes",
-		  r->kind->name, r->kind->batch);
 	if (writers)
-		report_gated(ctl, r->count.lost, "lost writes", NULL, "%s",
-			     name);
+		report_gated(ctl, r->count.lost, "lost writes", NULL, LOST_NAME,
+			     r->kind->name, r->kind->batch);
 	else
-		report_skip(name, "writers=off: nothing was written");
+		report_skipf(LOST_NAME REPORT_DETAIL
+			     "writers=off: nothing was written",
+			     r->kind->name, r->kind->batch);
 }
 
 /* Interrupts per GiB paged out; 0 if r paged nothing out (it failed). */
@@ -143,18 +141,15 @@ void rc_check_ratio(const struct rc_run *runs, size_t n)
 /* An INVLPGB encoding the encoder refused: nothing would be flushed. */
 void rc_report_refused(const struct rc_run *r)
 {
-	char name[96];
-
 	if (!r->count.refused)
 		return;
-	ksnprintf(name, sizeof(name), "reclaim: %s %u: INVLPGB encoding",
-		  r->kind->name, r->kind->batch);
-	report_fail(name,
-		    "the encoder refused %llu of %llu flushes: %s; each "
-		    "flushed every CPU by IPIs instead",
-		    (unsigned long long)r->count.refused,
-		    (unsigned long long)r->count.flushes,
-		    invlpgb_strerror(r->refused_err));
+	report_failf("reclaim: %s %u: INVLPGB encoding" REPORT_DETAIL
+		     "the encoder refused %llu of %llu flushes: %s; each "
+		     "flushed every CPU by IPIs instead",
+		     r->kind->name, r->kind->batch,
+		     (unsigned long long)r->count.refused,
+		     (unsigned long long)r->count.flushes,
+		     invlpgb_strerror(r->refused_err));
 }
 
 /* Whether the control lost a write of every worker that wrote. */

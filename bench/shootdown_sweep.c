@@ -40,16 +40,14 @@ static void pcide_off(void *unused)
 /* One SKIP per INVLPGB strategy asked for, named as the plan names it. */
 static void pcid_bug_skips(const struct sd_config *sw)
 {
-	char name[48];
-
 	for (int s = 0; s < S_COUNT; s++) {
 		if (!sw->strategy[s] || !strategy_is_invlpgb(s))
 			continue;
-		ksnprintf(name, sizeof(name), "shootdown: %s: bug=pcid",
-			  strategy_names[s]);
-		report_skip(name, "this CPU has no PCID (CPUID.01H:ECX[17]; "
-				  "TCG has none), so no wrong PCID can be "
-				  "named: INVLPGB is not run");
+		report_skipf("shootdown: %s: bug=pcid" REPORT_DETAIL
+			     "this CPU has no PCID (CPUID.01H:ECX[17]; TCG has "
+			     "none), so no wrong PCID can be named: INVLPGB "
+			     "is not run",
+			     strategy_names[s]);
 	}
 }
 

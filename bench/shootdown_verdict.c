@@ -239,6 +239,9 @@ void sd_negative_control(struct sweep_state *st, struct report_control *ctl)
 		report_control_missed(ctl, "no stale read without a flush");
 }
 
+/* A strategy and its mode ("" or " (unicast)"): one verdict's name. */
+#define COUNTS_NAME "shootdown: %s%s: ipis_sent and irqs_received exact"
+
 /* Stale reads under a flush, as the negative control decides. */
 static void verdict(const struct tally *t, int s, int m, int g,
 		    const struct report_control *ctl)
@@ -246,19 +249,18 @@ static void verdict(const struct tally *t, int s, int m, int g,
 	const char *mode = strategy_is_invlpgb(s) ? ""
 			   : m			  ? " (broadcast)"
 						  : " (unicast)";
-	char name[96];
-
 	report_gated(ctl, t->stale, "stale reads", NULL,
 		     "shootdown: %s%s: no stale reads", sd_variant_name(s, g),
 		     mode);
-	ksnprintf(name, sizeof(name),
-		  "shootdown: %s%s: ipis_sent and irqs_received exact",
-		  sd_variant_name(s, g), mode);
 	if (t->emulated)
-		report_skip(name, "the software model sends IPIs of its own");
+		report_skipf(COUNTS_NAME REPORT_DETAIL
+			     "the software model sends IPIs of its own",
+			     sd_variant_name(s, g), mode);
 	else
-		report_check(!t->counts_wrong, name,
-			     "counts differ from pages x targets");
+		report_checkf(!t->counts_wrong,
+			      COUNTS_NAME REPORT_DETAIL
+			      "counts differ from pages x targets",
+			      sd_variant_name(s, g), mode);
 }
 
 void sd_verdicts(const struct sweep_state *st, const struct report_control *ctl)

@@ -137,6 +137,73 @@ bool report_check(bool ok, const char *name, const char *why_fmt, ...)
 	return false;
 }
 
+/* Where REPORT_DETAIL starts in s, or its end: the length of the name. */
+static size_t name_len(const char *s, size_t len)
+{
+	static const char mark[] = REPORT_DETAIL;
+	const size_t m = sizeof(mark) - 1;
+
+	for (size_t i = 0; i + m <= len; i++) {
+		size_t j = 0;
+
+		while (j < m && s[i + j] == mark[j])
+			j++;
+		if (j == m)
+			return i;
+	}
+	return len;
+}
+
+/*
+ * KIND: then fmt, one format for the name and, after REPORT_DETAIL, the
+ * why; name_only: the name alone (a check that passed).
+ */
+static void verdict_line(const char *kind, unsigned *counter, bool name_only,
+			 const char *fmt, va_list ap)
+{
+	struct line l;
+	size_t head;
+
+	line_start(&l, kind);
+	head = l.len;
+	line_add(&l, fmt, ap);
+	if (name_only)
+		l.len = head + name_len(l.buf + head, l.len - head);
+	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+	line_emit(&l);
+}
+
+void report_failf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verdict_line("FAIL", &rep.failed, false, fmt, ap);
+	va_end(ap);
+}
+
+void report_skipf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verdict_line("SKIP", &rep.skipped, false, fmt, ap);
+	va_end(ap);
+}
+
+bool report_checkf(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (ok)
+		verdict_line("PASS", &rep.passed, true, fmt, ap);
+	else
+		verdict_line("FAIL", &rep.failed, false, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
 void report_control_init(struct report_control *c, const char *name)
 {
 	c->name = name;

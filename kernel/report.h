@@ -59,6 +59,17 @@ bool report_check(bool ok, const char *name, const char *why_fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
+ * The same with the name formatted too: fmt is the whole verdict, its name
+ * then REPORT_DETAIL then the why, one format for both, e.g.
+ * report_checkf(ok, "reclaim: %s: exact counts" REPORT_DETAIL "%u IPIs",
+ * name, n). A check that passes prints the name alone.
+ */
+void report_failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void report_skipf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+bool report_checkf(bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
  * A negative control: a check run with the flush left out on purpose,
  * which must find the fault (a stale read, a lost write) that the checks
  * it decides look for. Where it finds none, this machine cannot show the

@@ -310,19 +310,18 @@ static unsigned wake_all(void)
  */
 static void check_idle(const struct config *cfg)
 {
-	char name[64];
 	unsigned late;
 
 	if (cfg->idle == IDLE_MWAIT && smp_stats.idle != IDLE_MWAIT)
 		report_skip("smp: idle", "%s", smp_stats.idle_why);
 	if (cpumask_count(&cpus_online) < 2)
 		return;
-	ksnprintf(name, sizeof(name),
-		  "smp: idle %s: posted work wakes every cpu",
-		  smp_idle_name(smp_stats.idle));
 	late = wake_all();
-	report_check(!late, name, "%u cpus did not start it within %u ms", late,
-		     WAKE_TIMEOUT_US / 1000);
+	report_checkf(!late,
+		      "smp: idle %s: posted work wakes every cpu" REPORT_DETAIL
+		      "%u cpus did not start it within %u ms",
+		      smp_idle_name(smp_stats.idle), late,
+		      WAKE_TIMEOUT_US / 1000);
 }
 
 void smp_selftest_run(const struct config *cfg)

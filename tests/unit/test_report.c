@@ -61,6 +61,38 @@ static void test_check(void **state)
 	assert_string_equal(out, "PASS: a\nFAIL: b -- saw 2\n");
 }
 
+/*
+ * The name-format variants: one format, name then REPORT_DETAIL then the
+ * why, the same lines as the plain calls; a passing check prints the
+ * name alone, its why's arguments read but not printed, and a why may
+ * hold the marker itself.
+ */
+static void test_name_formats(void **state)
+{
+	(void)state;
+	report_failf("reclaim: %s %u: encoding" REPORT_DETAIL "refused %d",
+		     "batch", 512u, 3);
+	report_skipf("%s: invlpgb" REPORT_DETAIL "turned off", "reclaim");
+	assert_true(report_checkf(
+		true, "smp: idle %s: wakes" REPORT_DETAIL "%u late -- %s",
+		"hlt", 0u, "never"));
+	assert_false(report_checkf(
+		false, "smp: idle %s: wakes" REPORT_DETAIL "%u late -- %s",
+		"poll", 2u, "after 100 ms"));
+	report_checkf(true, "no why at all: %d", 1);
+	assert_string_equal(out, "FAIL: reclaim: batch 512: encoding -- "
+				 "refused 3\n"
+				 "SKIP: reclaim: invlpgb -- turned off\n"
+				 "PASS: smp: idle hlt: wakes\n"
+				 "FAIL: smp: idle poll: wakes -- 2 late -- "
+				 "after 100 ms\n"
+				 "PASS: no why at all: 1\n");
+	struct report_counts c = report_get_counts();
+	assert_int_equal(c.passed, 2);
+	assert_int_equal(c.failed, 2);
+	assert_int_equal(c.skipped, 1);
+}
+
 /* A PASS may carry what was measured; the name stays the same. */
 static void test_pass_detail(void **state)
 {
@@ -275,6 +307,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_verdict_lines, setup),
 		cmocka_unit_test_setup(test_check, setup),
+		cmocka_unit_test_setup(test_name_formats, setup),
 		cmocka_unit_test_setup(test_pass_detail, setup),
 		cmocka_unit_test_setup(test_status, setup),
 		cmocka_unit_test_setup(test_records_and_summary, setup),
