@@ -53,6 +53,12 @@ struct fl_tally {
 	struct fl_stale first;
 };
 
+struct result_what fl_strategy_what(int s)
+{
+	return (struct result_what){fl_names[s], fl_what[s].role,
+				    fl_what[s].flush};
+}
+
 /* The round just run, as a record and a line; its counts go into t. */
 static void record(struct fl_run *run, unsigned n, uint64_t duration_us,
 		   struct fl_tally *t)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "bench/role.h"
 #include "mm/layout.h"
 #include "smp/cpumask.h"
 #include "smp/percpu.h"
@@ -28,6 +29,8 @@ struct bench_ctx;
 enum fl_strategy { FL_IPI_PAGE, FL_IPI_RANGE, FL_INVLPGB, FL_COUNT };
 #define FL_CONTROL FL_COUNT
 extern const char *const fl_names[FL_COUNT + 1];
+/* What strategy s's records are (bench/role.h); s up to FL_CONTROL. */
+struct result_what fl_strategy_what(int s);
 
 /*
  * What a CPU writes into its page in its operation `gen`: 0x5a, its

@@ -42,6 +42,12 @@ static const struct rc_kind kinds[] = {
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
+const struct rc_kind *rc_kinds(size_t *n)
+{
+	*n = NKINDS;
+	return kinds;
+}
+
 /*
  * The negative control: passes of one batch of RC_WRITER_PAGES, until
  * every worker has lost a write or RC_CONTROL_PASSES passes are done.
@@ -55,6 +61,11 @@ static const struct rc_kind control_kind = {.s = RC_WRITEBACK_FIRST,
 					    .batch = RC_WRITER_PAGES,
 					    .name = "writeback-before-flush",
 					    .role = ROLE_CONTROL};
+
+const struct rc_kind *rc_control_kind(void)
+{
+	return &control_kind;
+}
 
 /*
  * What the passes share with the workers, who reach it through their

@@ -130,6 +130,10 @@ struct rc_state;
  * Buffers and the workers' hot regions in st, for cfg (copied), once;
  * then the runs; then free.
  */
+/* The strategies in the order they run (*n of them), and the control. */
+const struct rc_kind *rc_kinds(size_t *n);
+const struct rc_kind *rc_control_kind(void);
+
 bool rc_prepare(struct rc_state *st, const struct rc_config *cfg);
 void rc_release(struct rc_state *st);
 

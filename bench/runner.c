@@ -10,6 +10,7 @@
 #include "bench/options.h"
 #include "bench/protocol_overhead.h"
 #include "bench/shootdown_sweep.h"
+#include "bench/vocabulary.h"
 #include "kernel/report.h"
 #include "kernel/smi.h"
 #include "kernel/x86.h"
@@ -96,6 +97,7 @@ void bench_run(void)
 	ctx.records.overhead = bench_overhead();
 	ctx.records.raw = params.raw;
 	sizes_from_params(&params, &ctx.size);
+	vocabulary_record(); /* every run: the host reads its lists here */
 	report_info("bench: timer overhead %llu cycles (subtracted)",
 		    (unsigned long long)ctx.records.overhead);
 	for (size_t i = 0; i < nr_experiments; i++)

@@ -356,6 +356,7 @@ def check_records(rep):
                 rep.problem(n, f"summary: {p}")
     check_raw(rep, raws)
     check_roles(rep)
+    check_vocabulary(rep)
     last = recs[-1]
     if last.get("type") != "summary":
         rep.problem(last["_line"], f"last record is {last.get('type')!r}, not 'summary'")
@@ -426,7 +427,8 @@ def check_runs(rep, fault_report):
               if cpu_failed or any(line.startswith(f"FAIL: {b}: ") for line in rep.lines)}
     # A planned strategy that SKIPped saying it is not run (shootdown's
     # invlpgb with bug=pcid on a CPU without PCID) is not held to it.
-    waived |= {(b, s) for b in experiments.EXPERIMENTS for s in experiments.strategies(b)
+    vocab = experiments.of_log(rep.records)
+    waived |= {(b, s) for b in experiments.EXPERIMENTS for s in experiments.strategies(b, vocab)
                for line in rep.lines
                if line.startswith((f"SKIP: {b}: {s}: ", f"SKIP: {b}: {s} -- "))
                and line.endswith(" is not run")}

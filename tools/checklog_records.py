@@ -387,6 +387,58 @@ def check_roles(rep):
                         f"{rec['flush']} here, {what[0]} {what[1]} earlier in the log")
 
 
+def check_vocabulary(rep):
+    """The vocabulary record (docs/output.md): at most one, before any
+    result; each entry a strategy of shootdown, reclaim or flushloop with
+    a role and flush kind known for it, a variant naming an entry of its
+    experiment; and each result of those experiments in it, with the role
+    and flush kind it gives."""
+    vocs = [r for r in rep.records if r.get("type") == "vocabulary"]
+    if not vocs:
+        return
+    voc = vocs[0]
+    for extra in vocs[1:]:
+        rep.problem(extra["_line"], "a second vocabulary record")
+    for key in ("linux_ceiling", "pmd_pages"):
+        if not (_is_int(voc.get(key)) and voc[key] > 0):
+            rep.problem(voc["_line"], f"vocabulary: field '{key}' must be an integer > 0")
+    pages, entries = voc.get("pages"), voc.get("strategies")
+    if not (isinstance(pages, list) and pages and all(_is_int(p) and p > 0 for p in pages)):
+        rep.problem(voc["_line"], "vocabulary: field 'pages' must be a list of page counts")
+    if not isinstance(entries, list) or not entries:
+        rep.problem(voc["_line"], "vocabulary: field 'strategies' must be a non-empty list")
+        return
+    names = {(e.get("bench"), e.get("strategy")) for e in entries if isinstance(e, dict)}
+    for e in entries:
+        bench = e.get("bench") if isinstance(e, dict) else None
+        if bench not in ("shootdown", "reclaim", "flushloop") or \
+                not isinstance(e.get("strategy"), str) or not e["strategy"]:
+            rep.problem(voc["_line"], f"vocabulary: entry {json.dumps(e)} names no "
+                        "strategy of shootdown, reclaim or flushloop")
+            continue
+        for p in check_role(dict(e, ipi_mode="-") if e.get("flush") == "ipi" else e):
+            rep.problem(voc["_line"], f"vocabulary: {e['strategy']}: {p}")
+        for key in ("global", "variant_of"):
+            if key in e and (bench, e[key]) not in names:
+                rep.problem(voc["_line"], f"vocabulary: {e['strategy']}: {key} "
+                            f"{json.dumps(e[key])} is no {bench} strategy of it")
+    for rec in rep.records:
+        if rec.get("type") != "result" or rec.get("bench") not in ("shootdown", "reclaim",
+                                                                   "flushloop"):
+            continue
+        if rec["_line"] < voc["_line"]:
+            rep.problem(rec["_line"], "result: before the vocabulary record")
+        e = next((e for e in entries if isinstance(e, dict) and e.get("bench") == rec["bench"]
+                  and e.get("strategy") == rec.get("strategy")
+                  and e.get("batch", rec.get("batch")) == rec.get("batch")), None)
+        if e is None:
+            continue  # tools/experiments.py names it (check_records)
+        if "role" in rec and (rec["role"], rec.get("flush")) != (e.get("role"), e.get("flush")):
+            rep.problem(rec["_line"], f"result: {rec['bench']} {rec.get('strategy')} is "
+                        f"{rec['role']} {rec.get('flush')}, the vocabulary says "
+                        f"{e.get('role')} {e.get('flush')}")
+
+
 def check_result(rec, dist_required=False):
     """Problems of one result record: fields, and the statistics in order."""
     probs = check_fields(rec, RESULT_FIELDS)

@@ -1,50 +1,31 @@
-"""The experiments and their strategies, as the host tools know them: one
-list, which tests/qemu/runner.py, tests/qemu/soak.py and tools/checklog.py
-import (docs/experiments.md describes each strategy).
+"""The experiments and what each strategy must show, as the host tools
+check them: tests/qemu/runner.py, tests/qemu/soak.py and tools/checklog.py
+import it (docs/experiments.md describes each strategy).
 
-What a run covers is not restated here: the kernel's plan record names
-every run it is about to make (`runs`: shootdown's strategies, pages and
-responder counts, reclaim's strategy and batch of each run, flushloop's
-strategies and CPU counts; docs/output.md), and check_runs() holds the
-result records to it. What each strategy must show is here, from its
-definition, so that a record's counts are checked against the record's own
-parameters (its pages, responders, batch), never against a number the
-kernel printed as expected. A strategy the kernel reports and this module
-does not know is a problem, named: a new strategy is added in C, here and
-in the docs.
+Which strategies there are is not restated here: the kernel prints its
+vocabulary in every run (each strategy's experiment, role, flush kind and
+global variant; docs/output.md "vocabulary"), and the checks of a log use
+that log's record (tools/vocabulary.py). What a run covers is not
+restated either: the plan record names every run it is about to make
+(`runs`), and check_runs() holds the result records to it. What each
+strategy must show is here, from its definition, keyed by the flush kind
+and role its vocabulary entry gives (an IPI a responder a flush, one a
+page for a flush a page, none by INVLPGB), so that a record's counts are
+checked against the record's own parameters (its pages, responders,
+batch), never against a number the kernel printed as expected. A
+strategy a record names and the log's vocabulary does not is a problem,
+named; a new strategy is added in C and in the docs, not here.
 """
 
 import sys
+
+from vocabulary import BEFORE_THE_RECORD, of_log
 
 # No __pycache__ beside the sources (nothing to ignore or to commit by mistake).
 sys.dont_write_bytecode = True
 
 # bench= (bench/options.c).
 EXPERIMENTS = ("primitives", "shootdown", "reclaim", "flushloop")
-
-# shootdown: what strategies= takes (bench/options.c), the ones that flush
-# by INVLPGB (no IPI, no ipi_mode; run where INVLPGB or its model does),
-# and the variant on global pages the sweep runs beside some of them
-# (bench/shootdown_sample.c; invlpgb-linux flushes a process's pages, which
-# are not global, so it has none).
-SHOOTDOWN = ("ipi-page", "ipi-range", "ipi-full", "ipi-linux", "invlpgb",
-             "invlpgb-linux")
-SHOOTDOWN_INVLPGB = ("invlpgb", "invlpgb-linux")
-SHOOTDOWN_GLOBAL = {"ipi-full": "ipi-full-global", "invlpgb": "invlpgb-global"}
-_SHOOTDOWN_BASE = dict({s: s for s in SHOOTDOWN},
-                       **{g: s for s, g in SHOOTDOWN_GLOBAL.items()})
-
-# reclaim: each strategy, and whether its flushes are IPIs (one per other
-# CPU per flush) rather than INVLPGB broadcasts; the negative control
-# writes back before it flushes, so it may lose writes.
-RECLAIM = {"per-page": True, "per-page-invlpg": True, "batch": True,
-           "batch-pages": True, "invlpgb": False, "invlpgb-pages": False}
-RECLAIM_CONTROL = "writeback-before-flush"
-
-# flushloop: the strategies, and the cross-CPU negative control (the
-# remote flush skipped), which runs on every CPU where there are two.
-FLUSHLOOP = {"ipi-page": True, "ipi-range": True, "invlpgb": False}
-FLUSHLOOP_CONTROL = "local-only"
 
 # The fields each experiment's result records carry besides the common
 # ones (checklog.RESULT_FIELDS): docs/experiments.md.
@@ -57,10 +38,9 @@ FIELDS = {
 }
 
 
-def strategies(bench):
+def strategies(bench, vocab=BEFORE_THE_RECORD):
     """The strategies an experiment takes, as its SKIP lines name them."""
-    return {"shootdown": SHOOTDOWN, "reclaim": tuple(RECLAIM),
-            "flushloop": tuple(FLUSHLOOP)}.get(bench, ())
+    return vocab.strategies(bench)
 
 
 def cpu_counts(n):
@@ -73,47 +53,48 @@ def cpu_counts(n):
     return counts + [n]
 
 
-def shootdown_base(strategy):
+def shootdown_base(strategy, vocab=BEFORE_THE_RECORD):
     """The strategies= name a shootdown record's strategy is a variant of
-    (ipi-full-global: ipi-full), or None for one not known here."""
-    return _SHOOTDOWN_BASE.get(strategy)
+    (ipi-full-global: ipi-full), or None for one not in vocab."""
+    return vocab.base(strategy)
 
 
-def shootdown_ipis(strategy, pages, targets):
-    """IPIs one sample sends, from the strategy's definition: ipi-page one
-    per page and responder, every other IPI strategy one per responder,
-    the INVLPGB ones none; None for a strategy not known here."""
-    base = _SHOOTDOWN_BASE.get(strategy)
+def shootdown_ipis(strategy, pages, targets, vocab=BEFORE_THE_RECORD):
+    """IPIs one sample sends, from the strategy's kind of flush: by IPI one
+    per responder, one per page and responder for a flush a page (role
+    page), by INVLPGB none; None for a strategy not in vocab."""
+    base = vocab.what("shootdown", vocab.base(strategy))
     if base is None:
         return None
-    if base in SHOOTDOWN_INVLPGB:
+    if base.get("flush") != "ipi":
         return 0
-    return (pages if base == "ipi-page" else 1) * targets
+    return (pages if base.get("role") == "page" else 1) * targets
 
 
-def shootdown_icr_writes(strategy, mode, pages, targets):
+def shootdown_icr_writes(strategy, mode, pages, targets, vocab=BEFORE_THE_RECORD):
     """ICR writes of one sample: one per IPI, but a broadcast (the
     all-but-self shorthand) reaches every responder with one write."""
-    ipis = shootdown_ipis(strategy, pages, targets)
+    ipis = shootdown_ipis(strategy, pages, targets, vocab)
     if ipis is None or mode != "broadcast":
         return ipis
     return ipis // targets if targets else 0
 
 
-def shootdown_records(names, pages, targets, responders, classes=1):
+def shootdown_records(names, pages, targets, responders, classes=1,
+                      vocab=BEFORE_THE_RECORD):
     """Result records a shootdown sweep makes, from the strategies'
     definitions: per name the plan gives (global variants included), page
     count and responder count one, and one more for an IPI strategy to
     every responder (the all-but-self shorthand); each distance class the
     1-responder configuration does not stand for adds a 1-responder
-    configuration. None for a name not known here."""
-    bases = [_SHOOTDOWN_BASE.get(s) for s in names]
-    if None in bases:
+    configuration. None for a name not in vocab."""
+    kinds = [vocab.flush("shootdown", s) for s in names]
+    if None in kinds:
         return None
     extra = max(classes - (1 in targets), 0)
     per_page = 0
-    for base in bases:
-        ipi = base not in SHOOTDOWN_INVLPGB
+    for kind in kinds:
+        ipi = kind == "ipi"
         per_page += sum(1 + (ipi and t == responders) for t in targets)
         per_page += extra * (1 + (ipi and responders == 1))
     return per_page * len(pages)
@@ -133,16 +114,13 @@ def reclaim_flushes(pages, batch):
     return -(-pages // batch)
 
 
-def reclaim_ipis(strategy, pages, batch, targets):
-    """IPIs of a reclaim run: one per other CPU per flush, none by INVLPGB;
-    None for a strategy not known here."""
-    if strategy == RECLAIM_CONTROL:
-        uses = True
-    elif strategy in RECLAIM:
-        uses = RECLAIM[strategy]
-    else:
+def reclaim_ipis(strategy, pages, batch, targets, vocab=BEFORE_THE_RECORD):
+    """IPIs of a reclaim run: one per other CPU per flush by IPI, none by
+    INVLPGB; None for a strategy not in vocab."""
+    kind = vocab.flush("reclaim", strategy, batch)
+    if kind is None:
         return None
-    return reclaim_flushes(pages, batch) * targets if uses else 0
+    return reclaim_flushes(pages, batch) * targets if kind == "ipi" else 0
 
 
 def _is_int(v):
@@ -170,35 +148,35 @@ def find_plan(records):
 
 # --- what every log must show (tools/checklog.py) ---------------------------
 
-def _shootdown_counts(r, online):
+def _shootdown_counts(r, online, vocab):
     """A shootdown record's counts against its strategy, pages and responders."""
     s, mode, k, t = r.get("strategy"), r.get("ipi_mode"), r.get("pages"), r.get("targets")
-    base = _SHOOTDOWN_BASE.get(s)
-    if base is None:
-        return [f"strategy {s!r} is not in tools/experiments.py"]
+    kind = vocab.flush("shootdown", s)
+    if kind is None:
+        return [f"strategy {s!r} is not in {vocab.source}"]
     if not (_is_int(k) and _is_int(t)):
         return []
     probs = []
     if _is_int(online) and not 1 <= t < online:
         probs.append(f"{t} responders, with {online} cpus online")
-    if (base in SHOOTDOWN_INVLPGB) != (mode is None):
+    if (kind != "ipi") != (mode is None):
         probs.append(f"ipi_mode {mode!r} for {s}")
-    if base in SHOOTDOWN_INVLPGB and r.get("emulated"):
+    if kind != "ipi" and r.get("emulated"):
         return probs  # the software model sends IPIs of its own
-    ipis = shootdown_ipis(s, k, t)
+    ipis = shootdown_ipis(s, k, t, vocab)
     want = {"ipis_sent": ipis, "irqs_received": ipis,
-            "icr_writes": shootdown_icr_writes(s, mode, k, t)}
+            "icr_writes": shootdown_icr_writes(s, mode, k, t, vocab)}
     how = f"{s}{' ' + mode if mode else ''}, {k} pages, {t} responders"
     return probs + [f"{key} {r[key]}, expected {n} for {how}"
                     for key, n in want.items() if key in r and r[key] != n]
 
 
-def _reclaim_counts(r, online):
+def _reclaim_counts(r, online, vocab):
     """A reclaim record's flushes and IPIs against its pages, batch and
     responders."""
     s, b, pages, t = r.get("strategy"), r.get("batch"), r.get("pages"), r.get("targets")
-    if s != RECLAIM_CONTROL and s not in RECLAIM:
-        return [f"strategy {s!r} is not in tools/experiments.py"]
+    if vocab.what("reclaim", s, b) is None:
+        return [f"strategy {s!r} is not in {vocab.source}"]
     if not (_is_int(b) and b > 0 and _is_int(pages) and _is_int(t)):
         return []
     probs = []
@@ -210,16 +188,16 @@ def _reclaim_counts(r, online):
                      f"in batches of {b}")
     if r.get("emulated"):
         return probs  # the software model sends IPIs of its own
-    ipis = reclaim_ipis(s, pages, b, t)
+    ipis = reclaim_ipis(s, pages, b, t, vocab)
     return probs + [f"{key} {r[key]}, expected {ipis} for {flushes} flushes of {s} "
                     f"to {t} responders" for key in ("ipis_sent", "irqs_received")
                     if key in r and r[key] != ipis]
 
 
-def _flushloop_counts(r, online):
+def _flushloop_counts(r, online, vocab):
     s, c = r.get("strategy"), r.get("cpus")
-    if s not in FLUSHLOOP and s != FLUSHLOOP_CONTROL:
-        return [f"strategy {s!r} is not in tools/experiments.py"]
+    if vocab.what("flushloop", s) is None:
+        return [f"strategy {s!r} is not in {vocab.source}"]
     if _is_int(c) and _is_int(online) and not 1 <= c <= online:
         return [f"{c} cpus, with {online} online"]
     return []
@@ -239,11 +217,11 @@ def check_records(records, env):
     held to IPI counts: it sends IPIs of its own. Returns
     [(record, problem)]."""
     online = env.get("cpus_online") if env else None
-    out = []
+    vocab, out = of_log(records), []
     for r in records:
         check = COUNTS.get(r.get("bench")) if r.get("type") == "result" else None
         if check:
-            out += [(r, p) for p in check(r, online)]
+            out += [(r, p) for p in check(r, online, vocab)]
     return out
 
 
@@ -256,7 +234,7 @@ def check_planned(records, env, waived=()):
     4, ... all of the CPUs online. Experiments in waived are not held to
     their plan (a FAIL line said why a run is missing), nor strategies in
     waived as (experiment, strategy) (a SKIP line said they do not run)."""
-    plan, probs = find_plan(records), []
+    plan, probs, vocab = find_plan(records), [], of_log(records)
     online = env.get("cpus_online") if env else None
     results = [r for r in records if r.get("type") == "result"]
 
@@ -267,9 +245,9 @@ def check_planned(records, env, waived=()):
     sd = plan.get("shootdown")
     if isinstance(sd, dict) and "shootdown" not in waived:
         for s in sd.get("strategies", []):
-            if ("shootdown", _SHOOTDOWN_BASE.get(s, s)) in waived:
+            if ("shootdown", vocab.base(s) or s) in waived:
                 continue
-            mode = None if _SHOOTDOWN_BASE.get(s) in SHOOTDOWN_INVLPGB else "unicast"
+            mode = "unicast" if vocab.flush("shootdown", s) == "ipi" else None
             for k in sd.get("pages", []):
                 for t in sd.get("targets", []):
                     if not have("shootdown", strategy=s, ipi_mode=mode, pages=k, targets=t):
@@ -292,9 +270,10 @@ def check_planned(records, env, waived=()):
                 probs += [f"no flushloop record for the planned {s} at {c} cpus"
                           for c in cpus if not have("flushloop", strategy=s, cpus=c)]
             top = max(cpus) if cpus and all(map(_is_int, cpus)) else 1
-            if top > 1 and not have("flushloop", strategy=FLUSHLOOP_CONTROL, cpus=top):
-                probs.append(f"no flushloop cross-cpu control ({FLUSHLOOP_CONTROL}) "
-                             f"record at {top} cpus")
+            for ctl in vocab.controls("flushloop") if top > 1 else ():
+                if not have("flushloop", strategy=ctl, cpus=top):
+                    probs.append(f"no flushloop cross-cpu control ({ctl}) "
+                                 f"record at {top} cpus")
     return probs
 
 
@@ -324,16 +303,16 @@ def check_clean(records, bench):
     control (reclaim), operations done, no remapped page read old data
     and no stale read of another CPU's page but in the cross-CPU control
     (flushloop)."""
-    names = _planned_names(find_plan(records), bench)
+    names, vocab = _planned_names(find_plan(records), bench), of_log(records)
     probs = [] if names else [f"the plan record names no {bench} runs"]
-    ipi = {"reclaim": RECLAIM, "flushloop": FLUSHLOOP}.get(bench, {})
-    probs += [f"the plan's {bench} runs leave out {s}" for s, uses in ipi.items()
-              if uses and names and s not in names]
+    ipi = vocab.strategies(bench) if bench in ("reclaim", "flushloop") else ()
+    probs += [f"the plan's {bench} runs leave out {s}" for s in ipi
+              if vocab.flush(bench, s) == "ipi" and names and s not in names]
     for r in _results(records, bench):
         gone = [f for f in FIELDS[bench] if f not in r]
         if gone:
             probs.append(f"{_name(r)}: missing {', '.join(gone)}")
-        control = r.get("strategy") in (RECLAIM_CONTROL, FLUSHLOOP_CONTROL)
+        control = r.get("strategy") in vocab.controls(bench)
         bad = {"stale_reads": True, "lost_writes": not control, "nonzero_reads": True,
                "stale_remote_reads": not control}
         probs += [f"{_name(r)}: {key} {r[key]}" for key, on in bad.items()

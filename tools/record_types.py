@@ -34,6 +34,7 @@ TYPES = {
                                     "after_us", "after", "loss_blocks",
                                     "loss_effective_bins")}, None),
     "summary": ({}, NUMBERS),
+    "vocabulary": ({"pages": _LIST, "strategies": _LIST}, NUMBERS),
     "raw": ({"values": _LIST}, NUMBERS),
     "env": ({k: _STR for k in ("apic", "boot", "cmdline", "cpus_concurrent_why", "idle",
                                "idle_requested", "loader", "output", "run_id",

@@ -744,7 +744,8 @@ def check_sweep(records, sweep, smp):
     env = next((r for r in records if r.get("type") == "env"), {})
     want_n = experiments.shootdown_records(
         plan.get("strategies", []), plan.get("pages", []), plan.get("targets", []),
-        env.get("cpus_online", smp) - 1, experiments.shootdown_classes(env))
+        env.get("cpus_online", smp) - 1, experiments.shootdown_classes(env),
+        experiments.of_log(records))
     got_n = sum(1 for r in records if r.get("type") == "result" and
                 r.get("bench") == "shootdown")
     if want_n != got_n:
@@ -753,8 +754,7 @@ def check_sweep(records, sweep, smp):
     problems += [f"shootdown record {r.get('strategy')} pages={r.get('pages')} "
                  f"targets={r.get('targets')}: not marked emulated" for r in records
                  if r.get("type") == "result" and r.get("bench") == "shootdown" and
-                 experiments.shootdown_base(r.get("strategy")) in
-                 experiments.SHOOTDOWN_INVLPGB and
+                 r.get("flush") == "invlpgb" and
                  r.get("emulated") is not True]
     return problems
 

@@ -45,6 +45,7 @@ import runner  # noqa: E402  (tests/qemu; puts tools/ on the path too)
 import checklog  # noqa: E402
 import exitcodes  # noqa: E402
 import experiments  # noqa: E402
+import vocabulary  # noqa: E402  (the kernel's, read from one boot)
 from soak_faults import (draw_fault_args, fault_of, fault_table, judge_fault,  # noqa: E402
                          stop_sites)
 
@@ -150,7 +151,7 @@ def kvm_cells():
     return [Cell("kernel", m, c, "7.2", "kvm") for m in MACHINES for c in KVM_CPUS]
 
 
-def plan(seed, boots, short, faults=False):
+def plan(seed, boots, short, faults=False, words=None):
     """The boots of a soak: [(Cell, kernel arguments)], from the seed alone.
     The TCG cells are taken in a shuffled order, round after round, so
     that every cell comes up before any comes twice; every KVM_EVERY-th
@@ -177,7 +178,8 @@ def plan(seed, boots, short, faults=False):
             if not order:
                 order = rng.sample(pool, len(pool))
             cell = order.pop()
-        out.append((cell, draw_args(rng, cell, short)))
+        out.append((cell, draw_args(rng, cell, short,
+                                    words or words_of(vocabulary.BEFORE_THE_RECORD))))
     return out
 
 
@@ -188,13 +190,39 @@ def pick(rng, items, least=1):
     return [x for i, x in enumerate(items) if i in chosen]
 
 
-# bench= and strategies= (tools/experiments.py: the host's one list).
+# bench= (tools/experiments.py); strategies= and pages= are the kernel's
+# own words, from its vocabulary record (vocabulary_of_one_boot).
 EXPERIMENTS = experiments.EXPERIMENTS
-STRATEGIES = experiments.SHOOTDOWN
-PAGES = (1, 2, 8, 32, 33, 64, 512)
 
 
-def draw_args(rng, cell, short):
+def words_of(vocab):
+    """What strategies= and pages= take, as drawn from: {key: words}."""
+    return {"strategies": vocab.strategies("shootdown"),
+            "pages": tuple(vocab.numbers.get("pages", ()))}
+
+
+def vocabulary_of_one_boot(run):
+    """The kernel's vocabulary (tools/vocabulary.py), from one bench=none
+    boot of this build: soak draws strategies= before any boot has a log
+    to read it from, and a boot of the very build it fuzzes cannot be out
+    of date, as a table generated beside the sources could. None (and a
+    line saying why) if that boot gave none."""
+    boot = Boot(0, "vocabulary", Cell("kernel", "q35", 2, "7.2", "tcg-single"), ["bench=none"])
+    status, errlines, _, log = run.execute(boot)
+    try:
+        with open(log, encoding="ascii", errors="replace") as f:
+            recs = checklog.check_log(f.read()).records
+    except (OSError, TypeError):
+        recs = []
+    if any(r.get("type") == "vocabulary" for r in recs):
+        return vocabulary.of_log(recs)
+    print(f"soak: the vocabulary boot (bench=none) printed no vocabulary record (status "
+          f"{status}): strategies= drawn from {vocabulary.BEFORE_THE_RECORD.source}",
+          *errlines[:3], sep="\n# ", file=sys.stderr)
+    return None
+
+
+def draw_args(rng, cell, short, words):
     """Random valid kernel arguments for a boot of cell (README's table),
     sized so that a boot takes seconds: a time budget of 1-4 s, and the
     sizes it does not cut (those set on the command line) kept small.
@@ -215,9 +243,9 @@ def draw_args(rng, cell, short):
 
     if "shootdown" in runs or "primitives" in runs:
         if maybe():
-            args.append("strategies=" + ",".join(pick(rng, STRATEGIES)))
+            args.append("strategies=" + ",".join(pick(rng, words["strategies"])))
         if maybe() and not many:
-            args.append("pages=" + ",".join(map(str, pick(rng, PAGES))))
+            args.append("pages=" + ",".join(map(str, pick(rng, words["pages"]))))
         if maybe() and not many:
             args.append(f"samples={rng.randint(5, 30)}")
         if maybe():
@@ -429,7 +457,9 @@ def main(argv=None):
     tally = Tally()
     skipped_cells = {}
     todo = []
-    for n, (cell, args) in enumerate(plan(seed, boots, opts.short, opts.faults), 1):
+    vocab = vocabulary_of_one_boot(run)
+    words = words_of(vocab or vocabulary.BEFORE_THE_RECORD)
+    for n, (cell, args) in enumerate(plan(seed, boots, opts.short, opts.faults, words), 1):
         boot = Boot(n, seed, cell, args)
         why = availability(cell, tools, kvm_cache, opts.qemu)
         if why:

@@ -260,6 +260,35 @@ class Runs(unittest.TestCase):
         # The software model's records are not held to IPI counts.
         self.assertEqual(experiments.check_records([dict(ipis, emulated=True)], env), [])
 
+    def test_a_log_s_vocabulary_names_its_strategies(self):
+        """A strategy the log's vocabulary record names is checked by the
+        formulas of its flush kind and role, no list here extended; one it
+        does not name is a problem that says where it looked."""
+        voc = {"type": "vocabulary", "strategies": [
+            {"bench": "shootdown", "strategy": "ipi-page-twice", "role": "page",
+             "flush": "ipi"},
+            {"bench": "shootdown", "strategy": "invlpgb-twice", "role": "range",
+             "flush": "invlpgb"}]}
+        rec = {"type": "result", "bench": "shootdown", "strategy": "ipi-page-twice",
+               "ipi_mode": "unicast", "pages": 8, "targets": 3, "ipis_sent": 24,
+               "irqs_received": 24}
+        env = {"cpus_online": 4}
+        self.assertEqual(experiments.check_records([voc, rec], env), [])
+        self.assertEqual([p for _, p in experiments.check_records(
+            [voc, dict(rec, ipis_sent=3)], env)],
+            ["ipis_sent 3, expected 24 for ipi-page-twice unicast, 8 pages, 3 responders"])
+        inv = {"type": "result", "bench": "shootdown", "strategy": "invlpgb-twice",
+               "pages": 8, "targets": 3, "ipis_sent": 0}
+        self.assertEqual(experiments.check_records([voc, inv], env), [])
+        self.assertEqual([p for _, p in experiments.check_records(
+            [voc, dict(rec, strategy="ipi-page")], env)],
+            ["strategy 'ipi-page' is not in the log's vocabulary record"])
+        vocab = experiments.of_log([voc])
+        self.assertEqual(experiments.strategies("shootdown", vocab),
+                         ("ipi-page-twice", "invlpgb-twice"))
+        self.assertEqual(experiments.shootdown_records(
+            ["ipi-page-twice", "invlpgb-twice"], [1], [1, 3], 3, vocab=vocab), 2 + 3)
+
     def test_shootdown_record_count(self):
         names = ["ipi-page", "ipi-full", "ipi-full-global", "invlpgb", "invlpgb-global",
                  "invlpgb-linux"]
@@ -430,6 +459,50 @@ class Roles(unittest.TestCase):
         probs = checklog.check_log(text).problems
         self.assertEqual(len(probs), 1, probs)
         self.assertIn("shootdown ipi-range is page ipi here, range ipi earlier", probs[0])
+
+    def with_vocabulary(self, entries, role="range"):
+        """good-kernel.log with a vocabulary record of entries after its env,
+        its first result given role and flush ipi."""
+        with open(os.path.join(SAMPLES, "good-kernel.log"), encoding="ascii") as f:
+            lines = f.read().split("\n")
+        env = next(i for i, ln in enumerate(lines) if ln.startswith('@json {"type":"env"'))
+        voc = {"type": "vocabulary", "linux_ceiling": 33, "pmd_pages": 512, "pages": [1, 8],
+               "strategies": entries}
+        for i, ln in enumerate(lines):
+            if '"type":"result"' in ln:
+                lines[i] = ln.replace('"strategy":"ipi-range",', '"strategy":"ipi-range",'
+                                      f'"role":"{role}","flush":"ipi","ipi_mode":"unicast",')
+                lines[i] = lines[i].replace('"strategy":"ipi-full",', '"strategy":"ipi-full",'
+                                            '"role":"full","flush":"ipi","ipi_mode":"unicast",')
+        lines.insert(env + 1, "@json " + json.dumps(voc, separators=(",", ":")))
+        seq = 0
+        for i, ln in enumerate(lines):  # one more record: the seqs after it move
+            if ln.startswith("@json "):
+                rec = json.loads(ln[6:])
+                rec["seq"] = seq
+                if rec["type"] == "summary":
+                    rec["records"] = seq
+                lines[i] = "@json " + json.dumps(rec, separators=(",", ":"))
+                seq += 1
+        text = "\n".join(lines)
+        return [re.sub(r"^line \d+: ", "", p) for p in checklog.check_log(text).problems]
+
+    def test_the_vocabulary_record(self):
+        good = [{"bench": "shootdown", "strategy": "ipi-range", "role": "range", "flush": "ipi"},
+                {"bench": "shootdown", "strategy": "ipi-full", "role": "full", "flush": "ipi",
+                 "global": "ipi-full-global"},
+                {"bench": "shootdown", "strategy": "ipi-full-global", "role": "variant",
+                 "flush": "ipi", "variant_of": "ipi-full"}]
+        self.assertEqual(self.with_vocabulary(good), [])
+        self.assertEqual(self.with_vocabulary(good, role="page"),
+                         ["result: shootdown ipi-range is page ipi, the vocabulary says "
+                          "range ipi"])
+        bad = good[:1] + [dict(good[1], role="bogus", **{"global": "nowhere"})]
+        probs = self.with_vocabulary(bad)
+        self.assertIn("vocabulary: ipi-full: field 'role' is \"bogus\", not one of "
+                      "shootdown's: page, range, full, linux, variant", probs)
+        self.assertIn('vocabulary: ipi-full: global "nowhere" is no shootdown strategy of it',
+                      probs)
 
     def test_the_names_are_the_kernel_s(self):
         """checklog's roles and kinds are bench/role.h's, none left out."""
