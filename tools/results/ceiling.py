@@ -22,9 +22,8 @@ import math
 
 import caveats
 import sections
+import vocabulary
 
-LINUX = 33          # tlb_single_page_flush_ceiling
-TITLE = f"flush ceiling (Linux: {LINUX} pages)"
 WAYS = ("unicast", "local", "broadcast", "invlpgb")
 AT, BELOW, ABOVE = "at", "below", "above"
 ONE_RUN = "not determined: one run"
@@ -96,18 +95,28 @@ def median_value(ordered):
     return sum(k for _, k in mid) / len(mid)
 
 
-def position(lo, hi):
-    """Where 33 stands against an interval [lo, hi] over runs."""
-    if hi[0] != ABOVE and hi[1] < LINUX:
+def linux_of(runs):
+    """Linux's ceiling (tlb_single_page_flush_ceiling) as the runs' ceiling
+    records give it ("linux"), else their builds' vocabulary's."""
+    for run in runs:
+        for rec in guest_records(run).values():
+            if isinstance(rec.get("linux"), int):
+                return rec["linux"]
+    return vocabulary.BEFORE_THE_RECORD.numbers["linux_ceiling"]
+
+
+def position(lo, hi, linux):
+    """Where Linux's ceiling stands against an interval [lo, hi] over runs."""
+    if hi[0] != ABOVE and hi[1] < linux:
         return "above"
-    if (lo[0] == AT and lo[1] > LINUX) or (lo[0] == ABOVE and lo[1] >= LINUX):
+    if (lo[0] == AT and lo[1] > linux) or (lo[0] == ABOVE and lo[1] >= linux):
         return "below"
     return "inside"
 
 
-def pool(values):
+def pool(values, linux):
     """The runs' K (where, k) pooled: median, over-runs interval, its
-    coverage, and where 33 stands against it."""
+    coverage, and where Linux's ceiling stands against it."""
     ordered = sorted(values, key=rank)
     n = len(ordered)
     r, cover = sign_ranks(n)
@@ -120,7 +129,7 @@ def pool(values):
         s["linux_pos"] = (f"not determined: {n} runs (their interval covers {cover:.0%}; "
                           f"5 runs give 94%)")
     else:
-        s["linux_pos"] = position(lo, hi)
+        s["linux_pos"] = position(lo, hi, linux)
     return s
 
 
@@ -138,6 +147,8 @@ class Ceiling:
     def __init__(self, runs):
         self.runs = runs
         self.per_run = [guest_records(r) for r in runs]
+        self.linux = linux_of(runs)
+        self.title = f"flush ceiling (Linux: {self.linux} pages)"
         self.why = caveats.union(runs, "ceiling")
         self.unknown = caveats.missing(runs)
 
@@ -183,7 +194,7 @@ class Ceiling:
         """[(w, summary)] of one way over the runs."""
         out = []
         for w, pts in self.points(way):
-            s = pool([point_k(p) for p in pts])
+            s = pool([point_k(p) for p in pts], self.linux)
             if len(pts) == 1:  # one boot: its own interval, labelled so
                 s.update(lo=fmt_k(point_k(pts[0], "k_lo")), hi=fmt_k(point_k(pts[0], "k_hi")),
                          interval="within the run")
@@ -202,7 +213,7 @@ class Ceiling:
         got = [v for v in got if valid_k(v)]
         if not got:
             return None
-        s = pool(got)
+        s = pool(got, self.linux)
         s.pop("linux_pos")
         return s
 
@@ -223,17 +234,17 @@ class Ceiling:
     def verdict(self, s):
         pos = s["linux_pos"]
         if pos == "below":
-            return (f"Linux's 33 is below K*'s interval over runs [{s['lo']}, {s['hi']}]: from "
+            return (f"Linux's {self.linux} is below K*'s interval over runs [{s['lo']}, {s['hi']}]: from "
                     f"34 to at least {s['lo']} pages it flushes everything where one by one "
                     "would be cheaper")
         if pos == "above":
-            return (f"Linux's 33 is above K*'s interval over runs [{s['lo']}, {s['hi']}]: from "
-                    f"{s['hi']} to 33 pages it flushes one by one where a full flush would be "
+            return (f"Linux's {self.linux} is above K*'s interval over runs [{s['lo']}, {s['hi']}]: from "
+                    f"{s['hi']} to {self.linux} pages it flushes one by one where a full flush would be "
                     "cheaper")
         if pos == "inside":
-            return (f"Linux's 33 is within K*'s interval over runs [{s['lo']}, {s['hi']}]: "
+            return (f"Linux's {self.linux} is within K*'s interval over runs [{s['lo']}, {s['hi']}]: "
                     "no difference shown")
-        return f"where Linux's 33 stands: {pos}"
+        return f"where Linux's {self.linux} stands: {pos}"
 
     def way_lines(self, way):
         pooled = self.pooled(way)
@@ -246,14 +257,15 @@ class Ceiling:
         out = []
         for w, s in pooled:
             out.append(f"  {way} K*(W {w}): {s['k']} [{s['lo']}, {s['hi']}] ({s['interval']}); "
-                       f"33: {s['linux_pos']}" + ("  <- the answer" if s["answer"] else "")
+                       f"{self.linux}: {s['linux_pos']}" + ("  <- the answer" if s["answer"] else "")
                        + tail)
         cap = self.cap(way)
         if cap:
             over = "" if cap["runs"] == 1 else \
                 f" [{cap['lo']}, {cap['hi']}] (over {cap['runs']} runs)"
             out.append(f"  {way}: one by one under 3,000 ns up to K {cap['k']}{over} "
-                       "(Linux's criterion for 33: a latency cap, not a break-even)")
+                       f"(Linux's criterion for {self.linux}: a latency cap, not a "
+                       "break-even)")
         return out
 
     def lines(self):
@@ -282,9 +294,9 @@ class Ceiling:
         """[(title, qualifier, lines)]: the ceiling is one section."""
         gone = self.no_data()
         if gone:
-            return [(TITLE, "no data", [gone.removeprefix("no data: ")])]
+            return [(self.title, "no data", [gone.removeprefix("no data: ")])]
         body = [ln.strip() for ln in self.lines()]
-        return [(TITLE, body[0], body[1:])]  # lines() opens with the qualifier
+        return [(self.title, body[0], body[1:])]  # lines() opens with the qualifier
 
     def render(self):
         return sections.text(self.sections())
@@ -294,7 +306,7 @@ class Ceiling:
 
     def as_json(self):
         ans = self.answer()
-        return {"linux": LINUX, "runs": len(self.runs), "no_data": self.no_data(),
+        return {"linux": self.linux, "runs": len(self.runs), "no_data": self.no_data(),
                 "currency": self.currency(),
                 "hardware_answer": not self.why and not self.unknown and not self.no_data(),
                 "not_hardware": [{"tag": t, "why": w} for t, w in self.why],
@@ -352,8 +364,8 @@ def draw(plt, ceil, new_figure):
             ax.plot([edge], [s["full"]], marker=">" if edge == ks[-1] else "<",
                     markersize=10, color=c, linestyle="none",
                     label=f"K*(W {w}) {s['k']}: beyond the measured K")
-    ax.axvline(LINUX, color="tab:purple", linestyle=":", linewidth=2,
-               label="Linux's ceiling: 33")
+    ax.axvline(ceil.linux, color="tab:purple", linestyle=":", linewidth=2,
+               label=f"Linux's ceiling: {ceil.linux}")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("pages flushed (K)")
@@ -362,7 +374,7 @@ def draw(plt, ceil, new_figure):
     ax.grid(True, which="both", alpha=0.3)
     runs = len(ceil.runs)
     ax.set_title(f"K*(W): {runs} run{'s' if runs != 1 else ''}"
-                 + ("; one run: its own interval, 33 not determined" if runs == 1
+                 + (f"; one run: its own interval, {ceil.linux} not determined" if runs == 1
                     else "; median over runs, sign-test interval"),
                  fontsize="medium")
     fig.suptitle(f"flush ceiling ({way})" + (f"\n{ceil.qualifier()}" if ceil.why else ""))
