@@ -69,6 +69,7 @@ def _frozen():
             ("shootdown", "invlpgb-linux", "linux", "invlpgb"),
             ("reclaim", "per-page", "page", "ipi"), ("reclaim", "per-page-invlpg", "variant", "ipi"),
             ("reclaim", "batch", "batch", "ipi"), ("reclaim", "batch-pages", "variant", "ipi"),
+            # a page at batch 1, a batch at 512; no batch here: any is read
             ("reclaim", "invlpgb", "batch", "invlpgb"),
             ("reclaim", "invlpgb-pages", "variant", "invlpgb"),
             ("reclaim", "writeback-before-flush", "control", "ipi"),
