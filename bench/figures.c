@@ -91,9 +91,8 @@ static bool seen_before(const struct findings_book *b, size_t i,
  */
 static void figures_p50(struct figures *s, const struct findings_book *b)
 {
-	char name[96];
-
 	unsigned start = s->n;
+	char name[96];
 
 	for (size_t i = 0; i < b->n && s->n - start < FIGURES_P50_MAX; i++) {
 		const struct findings_rec *r = &b->rec[i];
