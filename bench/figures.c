@@ -137,8 +137,9 @@ static void figures_findings(struct figures *s, const struct findings *f)
 		       (long long)f->loss.batch512.pct);
 	for (size_t i = 0; i < f->tput.n; i++) {
 		ksnprintf(name, sizeof(name),
-			  "flushloop: invlpgb / %s: %llu cpus", f->tput.ipi,
-			  (unsigned long long)f->tput.row[i].cpus);
+			  "flushloop: invlpgb / %s: %llu cpu%s", f->tput.ipi,
+			  (unsigned long long)f->tput.row[i].cpus,
+			  f->tput.row[i].cpus == 1 ? "" : "s");
 		figure_x100(s, name, f->tput.row[i].ratio_x100);
 	}
 }

@@ -39,7 +39,8 @@ def findings_figures(f):
             out[f"worker loss: {name}"] = (str(loss[key].get("pct")), "%")
     tput = f.get("throughput") or {}
     for row in tput.get("rows") or []:
-        out[f"flushloop: invlpgb / {tput.get('ipi')}: {row.get('cpus')} cpus"] = \
+        cpus = row.get("cpus")
+        out[f"flushloop: invlpgb / {tput.get('ipi')}: {cpus} cpu{'' if cpus == 1 else 's'}"] = \
             (_x100(row.get("ratio")), "x")
     return out
 
