@@ -215,6 +215,7 @@ soak-smoke: $(ELF)
 # where lava-run cannot run): tests/lava/run.py, docs/lab.md.
 lava-check: $(ELF)
 	$(PYTHON) tests/lava/test_lava.py
+	$(PYTHON) tests/lava/test_figure_cases.py
 	$(PYTHON) tests/lava/run.py
 
 sol-test:

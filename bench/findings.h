@@ -159,4 +159,7 @@ struct ceiling_decision;
 void findings_report(const struct findings_book *b,
 		     const struct ceiling_decision *c);
 
+/* The FIGURE lines of the findings and the shootdown p50s (figures.c). */
+void figures_report(const struct findings_book *b, const struct findings *f);
+
 #endif

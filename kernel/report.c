@@ -123,6 +123,15 @@ void report_info(const char *fmt, ...)
 	line_emit(&l);
 }
 
+void report_figure(const char *name, const char *value, const char *unit)
+{
+	struct line l;
+
+	line_start(&l, "FIGURE");
+	line_addf(&l, "%s = %s %s", name, value, unit);
+	line_emit(&l);
+}
+
 bool report_check(bool ok, const char *name, const char *why_fmt, ...)
 {
 	va_list ap;

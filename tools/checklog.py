@@ -74,14 +74,16 @@ import record_types  # noqa: E402  (the typed reader)
 import checklog_claims  # noqa: E402  (what a run claims, against its env)
 import timeline_codec  # noqa: E402  (the timeline records' encoding)
 import checklog_linux  # noqa: E402  (the Linux side's records, docs/linux.md)
+import checklog_figures  # noqa: E402  (the FIGURE lines, docs/output.md)
 from checklog_fields import *  # noqa: E402,F401,F403  (fields, value checks)
 from checklog_records import *  # noqa: E402,F401,F403  (each record's checks)
 from checklog_fields import _is_int  # noqa: E402
 
-PREFIXES = ("PASS: ", "FAIL: ", "SKIP: ", "INFO: ", "@json ", "SUMMARY: ", "EXIT: ")
+PREFIXES = ("PASS: ", "FAIL: ", "SKIP: ", "INFO: ", "FIGURE: ", "@json ", "SUMMARY: ",
+            "EXIT: ")
 # A line that starts like a protocol line but is not one of the forms above
 # (e.g. "PASS:x", "@json{...}", "EXIT:STATUS=0") is a kernel bug, not text.
-NEAR_MISS_RE = re.compile(r"^(PASS|FAIL|SKIP|INFO|SUMMARY|EXIT)\s*:|^@json")
+NEAR_MISS_RE = re.compile(r"^(PASS|FAIL|SKIP|INFO|FIGURE|SUMMARY|EXIT)\s*:|^@json")
 ANSI_RE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])")
 SUMMARY_RE = re.compile(r"^SUMMARY: (\d+) tests, (\d+) unexpected failures, (\d+) skipped$")
 # A report of an abort in a FAIL line: "FAIL: fault: cpu 0: vector 6 ...",
@@ -245,6 +247,8 @@ def scan_lines(rep, lines, first):
             rep.counts[kind] += 1
         elif line.startswith("INFO: "):
             rep.counts["INFO"] += 1
+        elif line.startswith("FIGURE: ") and summaries:
+            rep.problem(n, "FIGURE line after the SUMMARY line")
         elif line.startswith("SUMMARY: "):
             m = SUMMARY_RE.match(line)
             if not m:
@@ -255,7 +259,7 @@ def scan_lines(rep, lines, first):
             if status is None:
                 rep.problem(n, f"malformed EXIT line: {line[:60]!r}")
             exits.append((n, status))
-        elif NEAR_MISS_RE.match(line):
+        elif NEAR_MISS_RE.match(line) and not line.startswith("FIGURE: "):
             rep.problem(n, f"malformed protocol line: {line[:60]!r}")
     return summaries, exits
 
@@ -526,6 +530,7 @@ def check_log(data, expect_status=None, expect_boot=None, expect_text=(),
     summaries, exits = scan_lines(rep, lines, first)
     check_output_mode(rep)
     check_records(rep)
+    checklog_figures.check(rep)
     check_names(rep, first)
     fault_report = any(r.get("type") in ("fault", "panic") for r in rep.records) or \
         any(ABORT_FAIL_RE.match(line) for line in rep.lines)

@@ -15,8 +15,10 @@ runs it with lava-run, and reads the job log back (tools/shootdown.py lava):
 
   lava-qemu-default      the qemu job on qemu-01, a default run: every console verdict
                          is a LAVA case, name for name and result for
-                         result; the exit case passes; the gate exits 0;
-                         the console LAVA kept passes checklog
+                         result; the figures' cases carry the numbers and
+                         units of the console's records; the exit case
+                         passes; the gate exits 0; the console LAVA kept
+                         passes checklog
   lava-qemu-selftest-fail  selftest=fail: its case fails, the exit case
                          fails (status 1), the gate exits 1
   lava-qemu-selftest-fault selftest=fault: status 63 is a failed exit case
@@ -54,6 +56,8 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, os.path.join(ROOT, "tools", "results"))
 
+import checklog  # noqa: E402
+import checklog_figures  # noqa: E402
 import devices  # noqa: E402
 import lava  # noqa: E402
 import verdictline  # noqa: E402
@@ -237,6 +241,32 @@ def same_names(entries, console_path):
     return cases
 
 
+def same_figures(entries, console_path, some):
+    """The figures' cases carry the numbers and units of the console's
+    records (checklog_figures: what its FIGURE lines restate), one case a
+    figure; some: the run must have figures."""
+    with open(console_path, encoding="utf-8", errors="replace") as f:
+        records = checklog.check_log(f.read()).records
+    want = checklog_figures.expected(records) or {}
+    got = [(c["name"], c["case"], c["measurement"], c["units"], c["result"])
+           for c in lava.cases(entries) if c["suite"] == lava.FIGURES_SUITE]
+    expect = [(name, lava.lava_case_name(name), float(value), unit, "pass")
+              for name, (value, unit) in want.items()]
+    if some and not expect:
+        raise Fail("the console's records give no figure")
+    if [(g[0], g[1], _number(g[2]), g[3], g[4]) for g in got] != expect:
+        raise Fail(f"LAVA's figures are not the records': LAVA {got[:3]}..., "
+                   f"records {expect[:3]}... ({len(got)} and {len(expect)})")
+    return len(got)
+
+
+def _number(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
 def exit_case(entries):
     found = [c for c in lava.cases(entries) if c["suite"] == lava.EXIT_SUITE]
     return found[-1]["result"] if found else None
@@ -261,7 +291,7 @@ def qemu_device(command=None):
     return device("qemu-01", use if command else None)
 
 
-def case_qemu(env, args, status, expect_gate, fail_case=None):
+def case_qemu(env, args, status, expect_gate, fail_case=None, figures=False):
     needs_lava()
     entries, log, secs = env.lava_run(render("qemu", KERNEL_ARGS=args), qemu_device())
     result, why = job_result(entries)
@@ -269,6 +299,7 @@ def case_qemu(env, args, status, expect_gate, fail_case=None):
         raise Fail(f"LAVA job result {result}: {why}")
     console = console_of(env, log)
     same_names(entries, console)
+    nfig = same_figures(entries, console, figures)
     check_console(console, "--expect-status", str(status))
     want_exit = lava.EXIT_RESULTS[status]
     if exit_case(entries) != want_exit:
@@ -283,7 +314,8 @@ def case_qemu(env, args, status, expect_gate, fail_case=None):
         proc = sh([sys.executable, SHOOTDOWN, fmt, console])
         if proc.returncode:
             raise Fail(f"shootdown.py {fmt} on the console exited {proc.returncode}")
-    return f"LAVA: {counts(entries)}; exit case {want_exit}; gate {rc} [{secs:.0f}s]"
+    return (f"LAVA: {counts(entries)}; {nfig} figures; exit case {want_exit}; gate {rc} "
+            f"[{secs:.0f}s]")
 
 
 LINUX_DIR = os.path.join(ROOT, "build", "linux")
@@ -474,7 +506,7 @@ def case_validate(env):
 
 CASES = (
     ("lava-validate", case_validate),
-    ("lava-qemu-default", lambda e: case_qemu(e, "", 0, 0)),
+    ("lava-qemu-default", lambda e: case_qemu(e, "", 0, 0, figures=True)),
     ("lava-qemu-selftest-fail", lambda e: case_qemu(e, "selftest=fail bench=none", 1, 1,
                                                    "selftest_injected_failure")),
     ("lava-qemu-selftest-fault", lambda e: case_qemu(e, "selftest=fault bench=none", 63, 1)),

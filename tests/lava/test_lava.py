@@ -94,7 +94,7 @@ class Monitors(unittest.TestCase):
         self.assertIsNone(pat.match("PASS: smp: bringup: all cpus onl"))
 
     def test_exit_monitor_maps_every_status(self):
-        exit_mon = monitors()[1]
+        exit_mon = monitors()[2]
         pat = re.compile(exit_mon["pattern"])
         for status, result in lava.EXIT_RESULTS.items():
             m = pat.match(f"EXIT: STATUS={status}\r\r\n")
@@ -113,7 +113,7 @@ class Monitors(unittest.TestCase):
             text = lava.render_job(kind, urls.get(kind, {"KERNEL_URL": "file:///x.elf"}))
             self.assertNotIn("{{", text, kind)
             job = yaml.safe_load(text)
-            self.assertEqual(len(job["actions"][-1]["test"]["monitors"]), 2, kind)
+            self.assertEqual(len(job["actions"][-1]["test"]["monitors"]), 3, kind)
         with self.assertRaises(lava.LavaError):
             lava.substitute("{{NOPE}}", {})
 

@@ -17,7 +17,8 @@ reader of the console needs them.
 a FAIL, with status 63 and with a monitor that timed out): exit 1 when a
 test case of the shootdown monitors failed, when the exit case is missing
 (the run's end never came), when the monitors' cases differ from the
-console's verdicts (a pattern that missed lines), when the console it
+console's verdicts (a pattern that missed lines) or the figures' cases
+from its FIGURE lines (name, number and unit), when the console it
 holds fails `check` (tools/checklog.py: the same contract, the same
 problems), or when that console's EXIT status is not 0 or 38 (or the exit
 case disagrees with it); else 77 when the console says 38 (every check
@@ -34,12 +35,13 @@ import re
 import sys
 
 import checklog
+import checklog_figures
 import verdictline
 from exitcodes import GUEST_ABORT, GUEST_FAIL, GUEST_PASS, GUEST_SKIP, GUEST_WORDS, gate_status
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 JOBS = os.path.join(ROOT, "lava", "jobs")
-SUITE, EXIT_SUITE = "shootdown", "shootdown-exit"
+SUITE, FIGURES_SUITE, EXIT_SUITE = "shootdown", "shootdown-figures", "shootdown-exit"
 EXIT_CASE = "exit"
 # What EXIT: STATUS=N becomes in the exit monitor (lava/jobs/monitors.yaml.in).
 EXIT_RESULTS = {GUEST_PASS: "pass", GUEST_FAIL: "fail", GUEST_SKIP: "skip",
@@ -105,12 +107,40 @@ def cases(entries):
         msg = e.get("msg")
         if e.get("lvl") != "results" or not isinstance(msg, dict):
             continue
-        if msg.get("definition") not in (SUITE, EXIT_SUITE):
+        if msg.get("definition") not in (SUITE, FIGURES_SUITE, EXIT_SUITE):
             continue
         extra = msg.get("extra") or {}
-        out.append({"suite": msg["definition"], "case": msg.get("case"),
-                    "result": msg.get("result"), "name": extra.get("test_case_id")})
+        case = {"suite": msg["definition"], "case": msg.get("case"),
+                "result": msg.get("result"), "name": extra.get("test_case_id")}
+        if msg["definition"] == FIGURES_SUITE:
+            case["measurement"], case["units"] = msg.get("measurement"), msg.get("units")
+        out.append(case)
     return out
+
+
+def figures_problems(text, found):
+    """The figures' cases against the console's FIGURE lines: one case a
+    line, name, number and unit alike (a case passes where its line is
+    there, and a figure the run has no data for has neither)."""
+    want = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        m = checklog_figures.FIGURE_RE.fullmatch(line)
+        if m:
+            want.append((lava_case_name(m.group("name")), float(m.group("value")),
+                         m.group("unit")))
+    have = []
+    for c in found:
+        if c["suite"] != FIGURES_SUITE:
+            continue
+        try:
+            value = float(c["measurement"])
+        except (TypeError, ValueError):
+            value = None
+        have.append((c["case"], value, c["units"]))
+    if want == have:
+        return []
+    return [f"the figures' monitor recorded {len(have)} figures, the console printed "
+            f"{len(want)}" + _first_difference(want, have)]
 
 
 def console_problems(text, exits):
@@ -147,6 +177,7 @@ def gate(entries):
     text = console_text(entries)
     checked, status = console_problems(text, exits)
     problems += checked
+    problems += figures_problems(text, found)
     console = [verdictline.split(line) for line in text.replace("\r\n", "\n").split("\n")]
     console = [v for v in console if v]
     want = [(lava_case_name(v[1]), v[0].lower()) for v in console]
@@ -156,8 +187,9 @@ def gate(entries):
                         f"printed {len(want)}" + _first_difference(want, have))
     counts = {k: sum(1 for c in verdict_cases if c["result"] == k)
               for k in ("pass", "fail", "skip")}
+    figures = sum(1 for c in found if c["suite"] == FIGURES_SUITE)
     summary = (f"{len(verdict_cases)} cases: {counts['pass']} pass, {counts['fail']} "
-               f"fail, {counts['skip']} skip; exit: "
+               f"fail, {counts['skip']} skip; {figures} figures; exit: "
                f"{exits[-1]['result'] if exits else 'missing'}")
     return problems, summary, gate_status(bool(problems), status)
 
@@ -270,7 +302,7 @@ def main(argv):
     ap.add_argument("-o", "--out", metavar="FILE", help="write the console here "
                     "(default stdout; with --gate, only here)")
     ap.add_argument("--gate", action="store_true", help="exit 1 when a case failed, the "
-                    "exit case is missing, the cases differ from the console, or the console "
+                    "exit case is missing, the cases or figures differ from the console, or the console "
                     "fails check or says a status other than 0 or 38; 77 when every check "
                     "skipped")
     ap.add_argument("--json", action="store_true", help="print the test cases as JSON")
