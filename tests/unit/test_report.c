@@ -34,6 +34,16 @@ static int setup(void **state)
 	return 0;
 }
 
+/* The verdicts counted so far are passed, failed and skipped. */
+static void assert_counts(unsigned passed, unsigned failed, unsigned skipped)
+{
+	struct report_counts c = report_get_counts();
+
+	assert_int_equal(c.passed, passed);
+	assert_int_equal(c.failed, failed);
+	assert_int_equal(c.skipped, skipped);
+}
+
 static void test_verdict_lines(void **state)
 {
 	(void)state;
@@ -47,10 +57,7 @@ static void test_verdict_lines(void **state)
 			    "100 ms\n"
 			    "SKIP: smp: x2apic -- CPUID.1:ECX[21] is clear\n"
 			    "INFO: hello 7\n");
-	struct report_counts c = report_get_counts();
-	assert_int_equal(c.passed, 1);
-	assert_int_equal(c.failed, 1);
-	assert_int_equal(c.skipped, 1);
+	assert_counts(1, 1, 1);
 }
 
 static void test_check(void **state)
@@ -87,10 +94,7 @@ static void test_name_formats(void **state)
 				 "FAIL: smp: idle poll: wakes -- 2 late -- "
 				 "after 100 ms\n"
 				 "PASS: no why at all: 1\n");
-	struct report_counts c = report_get_counts();
-	assert_int_equal(c.passed, 2);
-	assert_int_equal(c.failed, 2);
-	assert_int_equal(c.skipped, 1);
+	assert_counts(2, 2, 1);
 }
 
 /* A PASS may carry what was measured; the name stays the same. */
