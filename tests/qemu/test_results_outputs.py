@@ -145,6 +145,25 @@ class VerdictFormats(unittest.TestCase):
         self.assertEqual(status, 0)
         self.assertRegex(out, r"not ok \d+ - log: complete and consistent")
 
+    def test_a_console_cut_before_the_harness_spoke_is_named(self):
+        """A console saved while Linux still booted has no protocol line:
+        answer and table say so (exit 2), not a JSON parser's complaint."""
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cut.log")
+            with open(path, "wb") as f:
+                f.write(b"\r\n[    0.000000] Linux version 7.3.4\r\n"
+                        b"[    0.000000] Command line: console=ttyS0\r\n")
+            for cmd in ("answer", "table"):
+                with self.subTest(cmd=cmd):
+                    status, _, err = run_cli([cmd, path])
+                    self.assertEqual(status, 2)
+                    self.assertIn("cut.log:2: no protocol line", err)
+                    self.assertNotIn("JSON object", err)
+            # check judges the log: a failed verdict, not bad input.
+            status, out, err = run_cli(["check", path])
+            self.assertEqual(status, 1)
+            self.assertIn("no protocol line at all", out + err)
+
     def test_jsonl_has_no_verdicts(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "r.jsonl")

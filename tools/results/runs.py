@@ -144,6 +144,11 @@ def load_jsonl(path, data):
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
+        if not run.records and not text.startswith("{"):
+            # A console cut before the harness spoke (a Linux boot's
+            # "[    0.000000]" lines, firmware text) is neither.
+            raise InputError(f"{path}:{n}: no protocol line, so not a console log of the "
+                             f"harness, and not JSON lines: the line starts {text[:24]!r}")
         obj, why = checklog.parse_record(text)
         if why:
             raise InputError(f"{path}:{n}: {why}")
