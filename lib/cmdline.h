@@ -44,8 +44,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CMDLINE_WORD_MAX   256 /* longer words are rejected as a whole */
-#define CMDLINE_DIAG_LEN   160
+#define CMDLINE_WORD_MAX 256 /* longer words are rejected as a whole */
+/*
+ * One diagnostic line: room for the longest quoted word and item beside a
+ * list key's whole choice list (tests/unit/test_params.c checks the
+ * strategies= one), so that what applies is never cut off.
+ */
+#define CMDLINE_DIAG_LEN   256
 #define CMDLINE_DIAG_MAX   16
 #define CMDLINE_FOLD_LEN   32768 /* the short entries past CMDLINE_DIAG_MAX */
 #define CMDLINE_OPTS_MAX   256	 /* options whose use is tracked, per table */

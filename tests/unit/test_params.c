@@ -242,6 +242,35 @@ static void test_names_good(void **state)
 
 #define STRATEGIES_BAD "'strategies=ipi-fast,ipi-page,,ipi-page,I...'"
 
+/*
+ * The longest note a strategies= item can get (the word and the item both
+ * quoted at their limits) still ends in what is done: a new strategy's
+ * name must not push ": skipped" out of the line (CMDLINE_DIAG_LEN).
+ */
+static void test_names_bad_longest_fits(void **state)
+{
+	struct bench_params p;
+	char line[256] = "strategies=";
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		size_t at = strlen(line);
+
+		memset(line + at, 'a' + i, 30); /* past ITEM_SHOW: quoted cut */
+		strcpy(line + at + 30, ",");
+	}
+	strcat(line, "ipi-page");
+	assert_int_equal(from_line(line, &p), 3);
+	for (size_t i = 0; i < got.n; i++) {
+		const char *m = got.msg[i];
+
+		assert_non_null(strstr(m, STRATEGIES_EXPECTED ": skipped"));
+		assert_string_equal(m + strlen(m) - strlen(": skipped"),
+				    ": skipped");
+	}
+	expect_list(&p.strategies, 1, 0);
+}
+
 static void test_names_bad(void **state)
 {
 	struct bench_params p;
@@ -528,6 +557,7 @@ int main(void)
 		cmocka_unit_test(test_targets_resolve_full),
 		cmocka_unit_test(test_names_good),
 		cmocka_unit_test(test_names_bad),
+		cmocka_unit_test(test_names_bad_longest_fits),
 		cmocka_unit_test(test_list_format),
 		cmocka_unit_test(test_from_config),
 		cmocka_unit_test(test_options_table),
