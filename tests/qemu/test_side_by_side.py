@@ -68,6 +68,22 @@ class SideBySide(unittest.TestCase):
         self.assertEqual(sbs.loss["harness per-page 1"]["median"], 70)
         self.assertEqual(sbs.loss["Linux MADV_PAGEOUT (invlpgb not in use)"]["median"], 25)
 
+    def test_results_are_found_by_role_not_name(self):
+        """A record that says what it is (role, flush kind) is set beside
+        Linux under its own name; one of another role is not, whatever
+        its name."""
+        for run in self.harness:
+            fl, rc = run.records
+            fl.update(strategy="ipi-range-v2", role="range", flush="ipi")
+            rc.update(strategy="per-page-v2", role="page", flush="ipi")
+            run.records.append(dict(rc, strategy="per-page", role="variant",
+                                    worker_loss_pct=99))
+        sbs = side_by_side.SideBySide(self.harness, self.linux)
+        off = [r for r in sbs.flushloop if not r["linux_invlpgb"]]
+        self.assertEqual(off[0]["harness"]["ipi-range-v2"]["median"], 1100)
+        self.assertEqual(sbs.loss["harness per-page-v2 1"]["median"], 70)
+        self.assertNotIn("harness per-page 1", sbs.loss)
+
     def test_invlpgb_in_use_is_its_own_row(self):
         sbs = side_by_side.SideBySide(self.harness, self.linux)
         on = [r for r in sbs.flushloop if r["linux_invlpgb"]]

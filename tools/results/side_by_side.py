@@ -22,6 +22,7 @@ confidence it has). Three comparisons, the issue's and the seeds':
 import caveats
 import pool
 import sections
+import vocabulary
 
 GIB = 1 << 30
 PAGE = 4096
@@ -31,10 +32,13 @@ SEED000_LOOPS = (527_000, 1_157_000)
 # Seed 001 (the reclaim-batching patch on linux-mm): the reader's loss
 # during the page-out before the patch and after it, in %.
 SEED001_LOSS = (53, 0)
-# The harness's reclaim strategies set beside Linux's page-out: Linux
-# before the patch flushes per page, after it per PMD (batch 512).
-LOSS_STRATEGIES = (("per-page", 1), ("batch", 512), ("invlpgb", 512))
-FLUSHLOOP_STRATEGIES = ("ipi-range", "invlpgb")
+# The harness's reclaim results set beside Linux's page-out, by what their
+# producer says they are (role, flush kind), not by name: Linux before the
+# patch flushes per page (role page, batch 1), after it per PMD (role
+# batch, at the vocabulary's pmd_pages), by IPIs or by INVLPGB.
+LOSS_SIDES = (("page", "ipi", "one"), ("batch", "ipi", "pmd"), ("batch", "invlpgb", "pmd"))
+# The flushloop's range flush by IPIs and by INVLPGB.
+FLUSHLOOP_SIDES = (("range", "ipi"), ("range", "invlpgb"))
 
 
 def is_linux(run):
@@ -46,6 +50,48 @@ def linux_invlpgb(run):
     """Whether Linux used INVLPGB in this run (its env record)."""
     inv = (run.env or {}).get("invlpgb")
     return bool(inv.get("in_use")) if isinstance(inv, dict) else False
+
+
+def side_of(vocab, rec):
+    """(role, flush) of a result record: its own fields, or for a log of a
+    build before them, its strategy's entry in the log's vocabulary."""
+    if "role" in rec and "flush" in rec:
+        return rec.get("role"), rec.get("flush")
+    e = vocab.what(rec.get("bench"), rec.get("strategy"), rec.get("batch")) or {}
+    return e.get("role"), e.get("flush")
+
+
+def loss_results(run):
+    """{(role, flush): [records]}: run's reclaim results of LOSS_SIDES,
+    the per-page side at batch 1, the batched ones at one PMD."""
+    vocab = vocabulary.of_log(run.records)
+    pmd = vocab.numbers.get("pmd_pages")
+    want = {(role, flush): 1 if batch == "one" else pmd for role, flush, batch in LOSS_SIDES}
+    out = {}
+    for r in run.results("reclaim"):
+        key = side_of(vocab, r)
+        if key in want and r.get("batch") == want[key]:
+            out.setdefault(key, []).append(r)
+    return out
+
+
+def by_side(runs, results, value, confidence):
+    """{label: summary of value(record)} over runs, a label per side
+    ("harness per-page 1": the records' own strategy and batch), in the
+    sides' order; results(run) gives {side: [records]}."""
+    values = {}
+    for run in runs:
+        for side, recs in results(run).items():
+            for r in recs:
+                label = f"harness {r.get('strategy')} {r.get('batch')}"
+                values.setdefault((side, label), []).append(value(r))
+    out = {}
+    order = [(role, flush) for role, flush, _ in LOSS_SIDES]
+    for (side, label), vals in sorted(values.items(), key=lambda kv: order.index(kv[0][0])):
+        s = summary(vals, confidence)
+        if s is not None:
+            out[label] = s
+    return out
 
 
 def summary(values, confidence):
@@ -90,23 +136,32 @@ class SideBySide:
                              self.confidence)
                 if lx is None:
                     continue
-                hs = {s: summary([r.get("ops_per_s") for run in self.harness
-                                  for r in run.results("flushloop")
-                                  if r.get("strategy") == s and r.get("cpus") == n],
-                                 self.confidence) for s in FLUSHLOOP_STRATEGIES}
+                hs = self._flushloop_harness(n)
                 rows.append({"cpus": n, "linux_invlpgb": on, "linux": lx, "harness": hs})
         return rows
 
+    def _flushloop_harness(self, cpus):
+        """{strategy: summary of ops_per_s at cpus} for FLUSHLOOP_SIDES,
+        each named by its records, and by the runs' vocabularies where no
+        run has it (None: none measured it)."""
+        out = {}
+        for side in FLUSHLOOP_SIDES:
+            recs, named = [], []
+            for run in self.harness:
+                vocab = vocabulary.of_log(run.records)
+                recs += [r for r in run.results("flushloop")
+                         if side_of(vocab, r) == side and r.get("cpus") == cpus]
+                named += [e.get("strategy") for e in vocab.entries
+                          if e.get("bench") == "flushloop" and side_of(vocab, e) == side]
+            for name in dict.fromkeys([r.get("strategy") for r in recs] + named):
+                out[name] = summary([r.get("ops_per_s") for r in recs
+                                     if r.get("strategy") == name], self.confidence)
+        return out
+
     def _loss(self):
         """{label: summary of worker_loss_pct over runs}."""
-        out = {}
-        for strategy, batch in LOSS_STRATEGIES:
-            s = summary([r.get("worker_loss_pct") for run in self.harness
-                         for r in run.results("reclaim")
-                         if r.get("strategy") == strategy and r.get("batch") == batch],
-                        self.confidence)
-            if s is not None:
-                out[f"harness {strategy} {batch}"] = s
+        out = by_side(self.harness, loss_results, lambda r: r.get("worker_loss_pct"),
+                      self.confidence)
         out.update(self._linux_pageout(lambda r: r.get("worker_loss_pct")))
         return out
 
@@ -127,14 +182,8 @@ class SideBySide:
         def per_gib(count, pages):
             ok = isinstance(count, int) and isinstance(pages, int) and pages > 0
             return count * GIB / (pages * PAGE) if ok else None
-        out = {}
-        for strategy, batch in LOSS_STRATEGIES:
-            s = summary([per_gib(r.get("ipis_sent"), r.get("pages")) for run in self.harness
-                         for r in run.results("reclaim")
-                         if r.get("strategy") == strategy and r.get("batch") == batch],
-                        self.confidence)
-            if s is not None:
-                out[f"harness {strategy} {batch}"] = s
+        out = by_side(self.harness, loss_results,
+                      lambda r: per_gib(r.get("ipis_sent"), r.get("pages")), self.confidence)
         out.update(self._linux_pageout(lambda r: per_gib(r.get("tlb_shootdowns"), r.get("pages"))))
         return out
 
