@@ -41,7 +41,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
 
-import runner  # noqa: E402  (tests/qemu; puts tools/ on the path too)
+import cases  # noqa: E402  (tests/qemu; puts tools/ on the path too)
+import runner  # noqa: E402
 import checklog  # noqa: E402
 import exitcodes  # noqa: E402
 import experiments  # noqa: E402
@@ -49,7 +50,7 @@ import vocabulary  # noqa: E402  (the kernel's, read from one boot)
 from soak_faults import (draw_fault_args, fault_of, fault_table, judge_fault,  # noqa: E402
                          stop_sites)
 
-ROOT = runner.ROOT
+ROOT = cases.ROOT
 LOG_DIR = os.path.join(ROOT, "build", "soak-logs")
 
 BOOTS = ("kernel", "bios", "uefi")
@@ -413,7 +414,7 @@ def availability(cell, tools, kvm_cache, qemu):
         k = (cell.machine, cell.cpus)
         if k not in kvm_cache:
             probe = types.SimpleNamespace(machine=cell.machine, smp=cell.cpus, cpu="-")
-            kvm_cache[k] = runner.kvm_problem(probe, qemu)
+            kvm_cache[k] = cases.kvm_problem(probe, qemu)
         return kvm_cache[k]
     return None
 
@@ -449,7 +450,7 @@ def main(argv=None):
             print(f"soak: build failed: {why}", *tail, sep="\n", file=sys.stderr)
             return 1
 
-    tools = runner.have_tools()
+    tools = cases.have_tools()
     kvm_cache = {}
     opts.kernel, opts.budget = None, 1e9  # what runner.Runner reads
     run = runner.Runner(opts)

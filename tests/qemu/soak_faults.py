@@ -7,11 +7,11 @@ plans them among its boots.
 import os
 import re
 
-import runner  # (tests/qemu; puts tools/ on the path too)
+import cases  # (tests/qemu; puts tools/ on the path too)
 import checklog  # noqa: E402
 import exitcodes  # noqa: E402
 
-ROOT = runner.ROOT
+ROOT = cases.ROOT
 
 
 def stop_sites():
