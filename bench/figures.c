@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The run's headline figures, one FIGURE line each (docs/output.md,
+ * The run's headline figures, one FIGURE line each (docs/findings.md,
  * "Figures"): a lab's LAVA monitor turns each into a test case with a
  * measurement and units (docs/lab.md), so its charts show numbers. Each
  * restates a number of a record printed before (the findings record, or a

@@ -2,7 +2,7 @@
 /*
  * The findings block and record at the end of a run (bench/findings.h):
  * a few INFO lines, fit for a 115200-baud console, and one `findings`
- * record with the same numbers (docs/output.md, "Findings").
+ * record with the same numbers (docs/findings.md, "Findings").
  */
 #include "bench/findings.h"
 #include "bench/ceiling_book.h"

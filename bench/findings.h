@@ -3,7 +3,7 @@
  * The findings: what a run answers about the questions it was booted for
  * (where INVLPGB beats IPIs, the seeds' claims), decided at the end of the
  * run from the run's own result records, and printed as a few INFO lines
- * and one `findings` record (docs/output.md, "Findings").
+ * and one `findings` record (docs/findings.md, "Findings").
  *
  * result_emit() notes each record in a findings_book (findings_note); the
  * decisions (findings_calc.c) are portable and have no hardware access,

@@ -2,7 +2,7 @@
 /*
  * The findings' INFO lines (bench/findings.h), portable: each built with
  * bench/fline.h, so that the caveat comes first and a long finding wraps
- * instead of being cut (docs/output.md, "Findings").
+ * instead of being cut (docs/findings.md, "Findings").
  */
 #include "bench/findings.h"
 #include "bench/fline.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A compact log-scale histogram of a result's samples, for the records
- * (docs/output.md, "hist"): enough of the distribution to compare two runs
+ * (docs/records.md, "hist"): enough of the distribution to compare two runs
  * (bimodal, a long tail) in a few dozen bytes, where the raw samples would
  * take kilobytes of a 115200-baud console. Portable and integer-only (the
  * kernel has no FPU state), tested on the host.

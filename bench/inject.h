@@ -3,7 +3,7 @@
  * The experiments' fault injection (selftest=hang-ap, slow-ap, nmi,
  * oom): each is armed, announced in an INFO line, and checked after, in
  * a verdict named "selftest: ...". What the faults must cause is in
- * docs/output.md, "Faults".
+ * docs/faults.md.
  */
 #ifndef BENCH_INJECT_H
 #define BENCH_INJECT_H

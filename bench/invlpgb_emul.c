@@ -6,7 +6,7 @@
  * carried out as the AMD APM defines it, no more leniently. Its purpose is
  * to prove the INVLPGB code paths and their encodings with the experiments'
  * verifiers under QEMU; its timings mean nothing, and every record made
- * with it says "emulated": true. docs/experiments.md says what it checks.
+ * with it says "emulated": true. docs/mechanics.md says what it checks.
  *
  * INVLPGB: rAX, ECX and EDX are decoded by invlpgb_decode() (mm/invlpgb.c)
  * against what this CPU allows: INVLPGB_EMUL_MAX_PAGES pages (the CPUID

@@ -66,7 +66,7 @@ static inline size_t param_pages_default(uint32_t *out, size_t max)
 enum param_invlpgb_mode {
 	PARAM_INVLPGB_AUTO, /* the instruction where CPUID has it, bare metal */
 	PARAM_INVLPGB_OFF,  /* never */
-	PARAM_INVLPGB_EMULATE, /* the software model (docs/experiments.md) where absent */
+	PARAM_INVLPGB_EMULATE, /* the software model (docs/mechanics.md) where absent */
 	PARAM_INVLPGB_FORCE, /* execute it anyway: the #UD must be caught */
 };
 

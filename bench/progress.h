@@ -39,7 +39,7 @@ void bench_progress(struct bench_progress *pr, const char *what, uint64_t done,
 		    uint64_t total, const char *detail);
 
 /*
- * Timeline ticks (docs/output.md): a "tick" record every interval_ms of
+ * Timeline ticks (docs/records.md): a "tick" record every interval_ms of
  * guest time (TSC) at most, from the CPU that drives the experiment,
  * between units of work. If one is due, bench_tick_begin starts it
  * ({"type":"tick","seq":N,"bench":..,"t_ms":..,"strategy":..}) and returns

@@ -5,7 +5,7 @@
  * the compact text a record carries them in, and the loss with its
  * interval over blocks of bins. Integer-only: the kernel has no FPU state.
  *
- * Encoding (docs/output.md, "timeline"): a series of counts becomes one
+ * Encoding (docs/records.md, "timeline"): a series of counts becomes one
  * string. Each count is taken as its difference from the one before (the
  * first from 0), zigzagged (0, -1, 1, -2 ... to 0, 1, 2, 3 ...) and
  * written five bits at a time, lowest first, one character each from

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The batch means behind a loss's interval, as a timeline record carries
- * them (docs/output.md, "timeline"): the harness's reclaim passes and the
+ * them (docs/records.md, "timeline"): the harness's reclaim passes and the
  * Linux side's page-out (linux/pageout_emit.c) write them alike.
  */
 #include "bench/rc_timeline.h"

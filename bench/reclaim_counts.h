@@ -2,7 +2,7 @@
 /*
  * What a reclaim pass counts. The negative control's record is made of
  * several passes and sums them all: its lost writes, pages, flushes, IPIs
- * and time are those of the same passes (docs/output.md). Portable.
+ * and time are those of the same passes (docs/records.md). Portable.
  */
 #ifndef BENCH_RECLAIM_COUNTS_H
 #define BENCH_RECLAIM_COUNTS_H

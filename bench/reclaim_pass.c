@@ -30,7 +30,7 @@
 #define RACE_WAIT_US 5000
 /*
  * A tick record every second of paging out: ~130 bytes with 3 workers, so
- * ~130 bytes/s while reclaim runs (docs/output.md says why not 100 ms).
+ * ~130 bytes/s while reclaim runs (docs/records.md says why not 100 ms).
  */
 #define TICK_MS 1000
 

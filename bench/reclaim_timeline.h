@@ -4,7 +4,7 @@
  * the reclaimer's pages, snapshotted at bin edges into buffers allocated
  * before the passes, over a window before the page-out, the page-out and
  * a window after it; printed after each reader pass as one "timeline"
- * record (docs/output.md), whose bins also give the loss its interval.
+ * record (docs/records.md), whose bins also give the loss its interval.
  */
 #ifndef BENCH_RECLAIM_TIMELINE_H
 #define BENCH_RECLAIM_TIMELINE_H

@@ -29,7 +29,7 @@ static void emit_stats(struct json *j, const struct stats *st)
 	json_u64(j, "mean", st->mean);
 }
 
-/* The distribution, in the contract of docs/output.md ("hist"). */
+/* The distribution, in the contract of docs/records.md ("hist"). */
 static void emit_hist(struct json *j, const uint64_t *sorted, size_t n)
 {
 	static struct hist h; /* 520 bytes: off the stack */

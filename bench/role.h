@@ -5,7 +5,7 @@
  * (the flush ceiling, the findings, the protocol overhead) switch on these
  * rather than on strategy names, so a new strategy reaches them by the
  * role its producer gives it, and a renamed one still does. Printed in
- * the result record as "role" and "flush" (docs/output.md).
+ * the result record as "role" and "flush" (docs/records.md).
  *
  * Portable: no hardware access (tests/unit/test_ceiling.c,
  * tests/unit/test_findings.c).
@@ -31,7 +31,7 @@
 	X(ROLE_ROUNDTRIP, "roundtrip") /* one IPI there and back */            \
 	X(ROLE_CONTROL, "control")     /* a negative control */
 
-/* The kinds of flush: what a record timed (docs/output.md "result"). */
+/* The kinds of flush: what a record timed (docs/records.md "result"). */
 #define FLUSH_KINDS(X)                                                   \
 	X(FK_UNSET, "unset")	 /* a producer forgot: a FAIL */         \
 	X(FK_NONE, "none")	 /* no TLB flush timed (a round trip) */ \

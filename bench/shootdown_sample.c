@@ -111,7 +111,7 @@ static void keep_handler_times(struct variant *v, const struct cpumask *resp)
 /*
  * The time of a flush, kept unless an NMI landed on this CPU or a
  * responder during it: then it holds the NMI handler too, and is only
- * counted (docs/output.md, "Faults").
+ * counted (docs/faults.md, "An NMI nobody sent").
  */
 static void keep(struct variant *v, const struct cpumask *resp, uint64_t cycles,
 		 bool nmi)

@@ -74,7 +74,7 @@ static bool pcid_bug(const struct sd_config *sw, bool on)
 
 /*
  * selftest=oom: once the pages are set up, the frame allocator grants
- * this many requests and refuses the rest (docs/output.md, "Faults").
+ * this many requests and refuses the rest (docs/faults.md, "Out of memory").
  */
 #define OOM_GRANTS 3
 

@@ -53,7 +53,7 @@ static uint64_t rtc_stamp(void)
 /*
  * A name for this run: the TSC at the kernel's first instruction and now
  * (after bring-up and calibration, whose length varies), and the wall
- * clock, mixed by SplitMix64. Not globally unique (docs/output.md).
+ * clock, mixed by SplitMix64. Not globally unique (docs/records.md).
  */
 static uint64_t run_id(void)
 {
@@ -188,7 +188,7 @@ static void json_count(struct json *j, const char *key, unsigned v, bool known)
 		json_null(j, key);
 }
 
-/* SMBIOS type 4's sums over the populated sockets (docs/output.md). */
+/* SMBIOS type 4's sums over the populated sockets (docs/records.md). */
 static void env_cpus_smbios(struct json *j)
 {
 	const struct smbios_info *sm = cpucount_smbios_info();

@@ -50,7 +50,7 @@ extern uint32_t cpu_wait_us; /* <= 600 s (wait_ms=): 3x fits 32 bits */
 void cpu_identify(void);
 
 /*
- * The env record's "cpu" object (docs/output.md): vendor, family, model,
+ * The env record's "cpu" object (docs/records.md): vendor, family, model,
  * stepping, brand. The harness's env and the Linux side's both write it.
  */
 struct json;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The fatal-fault report (docs/output.md "Faults"): a FAIL verdict naming the
+ * The fatal-fault report (docs/faults.md): a FAIL verdict naming the
  * CPU, vector and RIP; the registers and a frame-pointer backtrace for a
  * person (resolve with `addr2line -e build/shootdown.elf ADDR`); a "fault"
  * record for a parser; the summary so far; EXIT: STATUS=63.

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Verdicts and records, as docs/output.md defines them. Portable: all output goes through one line
- * writer, which the kernel points at the console and the host tests at a
- * buffer.
+ * Verdicts and records, as docs/output.md and docs/records.md define them.
+ * Portable: all output goes through one line writer, which the kernel
+ * points at the console and the host tests at a buffer.
  *
  *   PASS: <name>            report_pass("mm: alloc")
  *   PASS: <name> -- <detail> report_pass_detail("mm: alloc", "%d frames", n)

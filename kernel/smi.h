@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * SMIs counted on the CPU that times (kernel/smi_account.h has the rules):
- * one "smi" record per experiment (docs/output.md, "smi").
+ * one "smi" record per experiment (docs/records.md, "smi").
  */
 #ifndef KERNEL_SMI_H
 #define KERNEL_SMI_H

@@ -2,7 +2,8 @@
 /*
  * Ticket spinlock that knows its holder: FIFO, so that under contention
  * (every CPU printing a verdict) no CPU starves, and able to survive a
- * holder that stops for good (docs/output.md, "Faults").
+ * holder that stops for good (docs/faults.md, "Locks and a CPU that stops
+ * holding one").
  *
  * Why a lock that knows its holder rather than locks taken with
  * interrupts off: interrupts off would keep only an IPI-driven stop

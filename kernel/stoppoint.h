@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Stop points: the places where selftest=hang-ap or slow-ap makes its CPU
- * stop for good, or stall once, when fault_at= names them (docs/output.md,
- * "Faults"). Each is a place a real CPU could stop and leave the others
- * something to cope with: the cross-call handler between its function and
- * its acknowledgement, a mailbox ticket drawn but not yet claimed, the
- * mailbox locks held, and each kernel lock held.
+ * stop for good, or stall once, when fault_at= names them (docs/faults.md,
+ * "Injecting a stop"). Each is a place a real CPU could stop and leave the
+ * others something to cope with: the cross-call handler between its
+ * function and its acknowledgement, a mailbox ticket drawn but not yet
+ * claimed, the mailbox locks held, and each kernel lock held.
  *
  * The names and the fault_at= value's rule are portable (config.c parses
  * it); stop_point() is the kernel's.

@@ -5,7 +5,7 @@
  * with MADV_PAGEOUT to the zram swap, one PMD (512 pages) a call so that
  * it can take the timeline's snapshots between calls without splitting
  * the kernel's own batches. The workers' reads before, during and after
- * the page-out go out as the harness's timeline record (docs/output.md,
+ * the page-out go out as the harness's timeline record (docs/records.md,
  * "timeline"), and the loss and its interval are the harness's own
  * arithmetic (bench/rc_timeline.c).
  */

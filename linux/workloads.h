@@ -12,7 +12,7 @@
 void flush2_run(const struct args *a, unsigned cpus);
 void pageout_run(const struct args *a, unsigned cpus);
 
-/* The loop every worker thread counts its reads in (docs/output.md). */
+/* The loop every worker thread counts its reads in (docs/records.md). */
 #define READS_UNIT 64
 
 #endif

@@ -6,7 +6,7 @@
  * (0F 01 FF) is the CPU-helper header's job; this file has no hardware
  * access.
  *
- * Register layout (AMD APM vol. 3, INVLPGB, as docs/experiments.md gives it):
+ * Register layout (AMD APM vol. 3, INVLPGB, as docs/mechanics.md gives it):
  *   rAX: page-aligned VA | bit 0 VA valid | bit 1 PCID valid |
  *        bit 2 ASID valid | bit 3 include global | bit 4 final
  *        translations only | bit 5 include nested

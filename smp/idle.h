@@ -15,7 +15,7 @@
  * a host CPU that the initiator or the other vCPUs may need: measured, an
  * IPI round trip under kvm-pvm went from 0.14 ms to 20 ms, and multi-
  * threaded TCG with 8 vCPUs on 2 host cores did not finish in 300 s
- * (docs/experiments.md). There auto takes HLT, and says so.
+ * (docs/mechanics.md, "Idle CPUs"). There auto takes HLT, and says so.
  *
  * mwait needs CPUID.01H:ECX.MONITOR[bit 3]; without it the CPUs idle in
  * HLT and the reason says so.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Which CPUs are still in the run (docs/output.md, "Faults"): the CPUs
- * taken out for not answering, the ping that tells a live CPU from a
- * stopped one, and what a lock waiter does about a holder that has not
- * moved for a whole wait (kernel/spinlock.h's stall hook).
+ * Which CPUs are still in the run (docs/faults.md, "A CPU that does not
+ * answer"): the CPUs taken out for not answering, the ping that tells a
+ * live CPU from a stopped one, and what a lock waiter does about a holder
+ * that has not moved for a whole wait (kernel/spinlock.h's stall hook).
  */
 #include "kernel/cpu.h"
 #include "kernel/report.h"

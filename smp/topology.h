@@ -120,7 +120,7 @@ struct topo_summary {
 
 /*
  * The logical CPUs of the probed CPU's package as CPUID counts them, the
- * cross-check of the firmware's CPU list (docs/output.md, "smp: bringup").
+ * cross-check of the firmware's CPU list (docs/output.md, "Bring-up").
  * cpus is 0 when CPUID cannot say; source names the leaf that said it.
  */
 struct topo_pkg_count {

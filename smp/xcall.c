@@ -196,8 +196,8 @@ void on_cpumask_async(const struct cpumask *mask, xcall_fn fn, void *arg,
 }
 
 /*
- * A CPU that missed a wait, until it answers (docs/output.md, "Faults").
- * Written by the initiator that holds the CPU's mailbox.
+ * A CPU that missed a wait, until it answers (docs/faults.md, "A CPU that
+ * does not answer"). Written by the initiator that holds the CPU's mailbox.
  */
 static struct {
 	bool owing;

@@ -74,7 +74,7 @@ import record_types  # noqa: E402  (the typed reader)
 import checklog_claims  # noqa: E402  (what a run claims, against its env)
 import timeline_codec  # noqa: E402  (the timeline records' encoding)
 import checklog_linux  # noqa: E402  (the Linux side's records, docs/linux.md)
-import checklog_figures  # noqa: E402  (the FIGURE lines, docs/output.md)
+import checklog_figures  # noqa: E402  (the FIGURE lines, docs/findings.md)
 from checklog_fields import *  # noqa: E402,F401,F403  (fields, value checks)
 from checklog_records import *  # noqa: E402,F401,F403  (each record's checks)
 from checklog_fields import _is_int  # noqa: E402

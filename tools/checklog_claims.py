@@ -1,7 +1,8 @@
 """checklog's checks of what a run claims: the findings record's ceiling
 and worker loss against their documented form and ranges, the K* of the
 flush ceiling against the curve they were read from, and the caveats
-against the env record (docs/output.md, "Findings" and "ceiling").
+against the env record (docs/findings.md, "Findings";
+docs/records.md, "ceiling").
 
 Each function returns a list of (record, problem) pairs; checklog reports
 them at the record's line. A record that claims what its own env record

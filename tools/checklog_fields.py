@@ -1,5 +1,5 @@
 """checklog's value checks (each returns None when fine, else what is wrong)
-and the fields each record type must carry (docs/output.md): the one
+and the fields each record type must carry (docs/records.md): the one
 description of a record that checklog.py, checklog_records.py and
 checklog_linux.py read.
 """
@@ -117,7 +117,7 @@ RDTSC_TRAPPED_CYCLES = 500
 # The idle loops of the CPUs other than 0 (env and result "idle").
 IDLE_MODES = ("poll", "hlt", "mwait")
 
-# The fields each record type must have (docs/output.md, "Records"). Where a
+# The fields each record type must have (docs/records.md). Where a
 # value may be unknown on some machine, null is allowed.
 ENV_FIELDS = {
     "schema": want_int(1),
@@ -198,7 +198,7 @@ ENV_LATER_FIELDS = {
     }),
 }
 # From the build that added run_id on, every result with samples carries
-# its distribution (docs/output.md, "hist").
+# its distribution (docs/records.md, "hist").
 DIST_SINCE_FIELD = "run_id"
 HIST_PER_OCTAVE = 4
 HIST_MAX_BUCKETS = 64
@@ -220,7 +220,7 @@ RESULT_FIELDS = {
     "samples": want_int(0),
     "unit": want_choice("cycles"),
 }
-# tick (docs/output.md): a timeline point of reclaim or flushloop; each
+# tick (docs/records.md): a timeline point of reclaim or flushloop; each
 # per-CPU array holds at most TICK_CPUS values (bench/bench.h).
 TICK_CPUS = 8
 TICK_FIELDS = {
@@ -233,7 +233,7 @@ TICK_BENCH_FIELDS = {
                 "reads": want_int_list(TICK_CPUS)},
     "flushloop": {"cpus": want_int(1), "ops": want_int_list(TICK_CPUS)},
 }
-# timeline (docs/output.md): one reclaim reader pass's bins, before, during
+# timeline (docs/records.md): one reclaim reader pass's bins, before, during
 # and after its page-out, each series one encoded string.
 TIMELINE_SHOWN = 8
 TIMELINE_FIELDS = {
@@ -294,7 +294,7 @@ SUMMARY_FIELDS = {
     "skipped": want_int(0),
     "records": want_int(0),
 }
-# The flush ceiling (docs/output.md "ceiling"): one record per way, after
+# The flush ceiling (docs/records.md "ceiling"): one record per way, after
 # the experiments, each point a working set's K* and its interval.
 CEILING_WHERE = ("at", "below", "above")
 CEILING_FIELDS = {

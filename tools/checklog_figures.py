@@ -1,4 +1,4 @@
-"""The FIGURE lines (docs/output.md, "Figures") against the records they
+"""The FIGURE lines (docs/findings.md, "Figures") against the records they
 restate: the findings record and the shootdown result records.
 
 Each line is `FIGURE: <name> = <value> <unit>`. A line no record gives, a

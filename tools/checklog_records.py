@@ -388,7 +388,7 @@ def check_roles(rep):
 
 
 def check_vocabulary(rep):
-    """The vocabulary record (docs/output.md): at most one, before any
+    """The vocabulary record (docs/records.md): at most one, before any
     result; each entry a strategy of shootdown, reclaim or flushloop with
     a role and flush kind known for it, a variant naming an entry of its
     experiment; and each result of those experiments in it, with the role

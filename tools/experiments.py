@@ -4,7 +4,7 @@ import it (docs/experiments.md describes each strategy).
 
 Which strategies there are is not restated here: the kernel prints its
 vocabulary in every run (each strategy's experiment, role, flush kind and
-global variant; docs/output.md "vocabulary"), and the checks of a log use
+global variant; docs/records.md "vocabulary"), and the checks of a log use
 that log's record (tools/vocabulary.py). What a run covers is not
 restated either: the plan record names every run it is about to make
 (`runs`), and check_runs() holds the result records to it. What each

@@ -1,5 +1,5 @@
 """The typed reader of records: the fields the host tools read, and the
-type each must have (docs/output.md).
+type each must have (docs/records.md).
 
 checklog (the contract's reader, under every subcommand) asks it of every
 record: a field of another type is a problem, and the field is not read

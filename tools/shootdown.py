@@ -9,7 +9,8 @@
     tools/shootdown.py tap LOG | junit LOG
     tools/shootdown.py lava LOG [-o CONSOLE] [--gate] | lava-job KIND VAR=VALUE...
 
-docs/results.md says what each prints and its exit statuses. The code is in
+docs/results.md says what each prints and its exit statuses (tap and junit:
+docs/results-ci.md; lava and lava-job: docs/lab.md). The code is in
 tools/results/; tools/checklog.py stays where it is (check runs it as is).
 """
 

@@ -1,4 +1,4 @@
-"""The encoding of reclaim's timeline records (docs/output.md, "timeline").
+"""The encoding of reclaim's timeline records (docs/records.md, "timeline").
 
 One series of counts is one string: per value its difference from the one
 before (the first from 0), zigzagged (0, -1, 1, -2 ... to 0, 1, 2, 3

@@ -1,6 +1,6 @@
 """The kernel's vocabulary, as the host tools read it: every strategy the
 kernel can run, with its experiment, role, flush kind and global variant,
-and the numbers the checks rest on (docs/output.md, "vocabulary").
+and the numbers the checks rest on (docs/records.md, "vocabulary").
 
 The kernel prints it in every run (bench/vocabulary.c); a log's own
 record is the one its checks use (of_log), so that a strategy added in C

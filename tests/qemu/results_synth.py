@@ -85,7 +85,7 @@ ENV = {"type": "env", "seq": 0, "schema": 1, "version": "synthetic", "cmdline": 
 
 def timeline_record(rng, strategy, batch, workers, pages, dip, before=10, during=40,
                     after=10, width=1000):
-    """A timeline record (docs/output.md) of workers reading 100 +/- 5
+    """A timeline record (docs/records.md) of workers reading 100 +/- 5
     units a bin, dip times that during the page-out; its "_during_reads"
     is what the result's worker_reads_during must be."""
     import timeline_codec

@@ -1,5 +1,5 @@
 """The soak's fault boots (selftest=hang-ap or slow-ap at a drawn
-fault_at=, docs/output.md "Faults"): their kernel arguments, how each is
+fault_at=, docs/faults.md): their kernel arguments, how each is
 judged, and their table by the kind of point drawn. tests/qemu/soak.py
 plans them among its boots.
 """
@@ -33,7 +33,7 @@ IN_LOCK = ("mbox-ticket", "mbox-lock", "pt-lock", "frame-lock", "console-lock")
 
 def draw_fault_args(rng, cell, sites):
     """A fault boot: selftest=hang-ap (3 in 4) or slow-ap, stopping at the
-    Nth pass of a drawn kind of point (docs/output.md, "Faults"), over
+    Nth pass of a drawn kind of point (docs/faults.md, "Injecting a stop"), over
     experiments that pass it: flushloop makes every CPU map pages and lock
     mailboxes; the console-lock point comes at each experiment's line of
     the faulty CPU, so N is small there."""

@@ -410,7 +410,7 @@ class Claims(unittest.TestCase):
 
 
 class Roles(unittest.TestCase):
-    """A result's role and flush kind (docs/output.md "result"): known for
+    """A result's role and flush kind (docs/records.md "result"): known for
     its bench, ipi exactly where there is an ipi_mode, one a strategy."""
 
     ROLE_H = os.path.join(ROOT, "bench", "role.h")

@@ -3,7 +3,7 @@
  * Host tests of the INVLPGB operand encoder and decoder (mm/invlpgb.c;
  * the decoder is the software model's reading of the registers, with the
  * hardware's refusals) against the
- * register layout in docs/experiments.md: rAX = VA | bit0 VA valid | bit1 PCID valid
+ * register layout in docs/mechanics.md: rAX = VA | bit0 VA valid | bit1 PCID valid
  * | bit2 ASID valid | bit3 global | bit4 final only | bit5 nested; ECX[15:0]
  * = additional pages, ECX[31] = 2 MiB stride; EDX[27:16] = PCID, EDX[15:0]
  * = ASID. The expected values are written as literals, not with the

@@ -40,7 +40,7 @@ def tick_rates(records):
     """(seconds, worker reads per second, strategy) per reclaim tick.
 
     A tick's reads are counted since the previous tick, or since its
-    strategy's paging out began if that is later (docs/output.md). For the
+    strategy's paging out began if that is later (docs/records.md). For the
     first tick of a strategy that start is not printed; it is estimated
     from the pages paged out so far at the strategy's pages/s (its result
     record), and the tick is left out when that cannot be done."""

@@ -76,7 +76,7 @@ class Run:
         when it has its SUMMARY line and an EXIT: STATUS= line (whatever
         the status: a run with failures still ran to its end). A JSONL
         file has neither: it finished when it holds the summary record,
-        which the kernel prints last (docs/output.md)."""
+        which the kernel prints last (docs/records.md)."""
         if self.kind == "jsonl":
             if not any(r.get("type") == "summary" for r in self.records):
                 return "no summary record (the kernel writes it last): the run did not finish"
@@ -164,7 +164,7 @@ def load_jsonl(path, data):
 
 def attach_raw(records):
     """raw=on prints a result's samples as `raw` records after it
-    (docs/output.md: `result` is the result's seq, `offset` the first
+    (docs/records.md: `result` is the result's seq, `offset` the first
     sample's index): each result gets them back as one `raw` list, in
     the order measured, when they are all there; else none."""
     by_seq = {r.get("seq"): r for r in records if r.get("type") == "result"}

@@ -1,6 +1,6 @@
 """reclaim's timeline records, decoded, and the loss they give.
 
-A `timeline` record (docs/output.md) carries one reader pass's bins: the
+A `timeline` record (docs/records.md) carries one reader pass's bins: the
 window before the page-out, the page-out, the window after, each series
 (the time each bin spans in microseconds, the reclaimer's pages, each
 worker's reads in units of `reads_unit`) as one string in the kernel's
