@@ -6,6 +6,12 @@
  * restates a number of a record printed before (the findings record, or a
  * shootdown result record), which tools/checklog.py holds it to. A figure
  * the run has no data for has no line; at most FIGURES_MAX lines.
+ *
+ * A figure a caveat touches is never bare (bench/caveats.h): its name
+ * ends in FIGURE_NOT_HARDWARE, so that a lab's chart never pools it with
+ * a hardware answer's, and the line ends in its caveats' tags, as the
+ * finding it restates says them. The interrupt counts are counts, exact
+ * anywhere: they carry none.
  */
 #include <stdarg.h>
 #include "bench/findings.h"
@@ -13,7 +19,8 @@
 #include "lib/kstring.h"
 #include "lib/printf.h"
 
-#define FIGURES_MAX 40
+#define FIGURES_MAX	    40
+#define FIGURE_NOT_HARDWARE " (not hardware)"
 /* The shootdown timings' share (8 strategies), the findings' first. */
 #define FIGURES_P50_MAX 16
 
@@ -21,13 +28,14 @@ struct figures {
 	unsigned n;
 };
 
-static void figure(struct figures *s, const char *name, const char *unit,
-		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void figure(struct figures *s, unsigned int caveats, const char *name,
+		   const char *unit, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
-static void figure(struct figures *s, const char *name, const char *unit,
-		   const char *fmt, ...)
+static void figure(struct figures *s, unsigned int caveats, const char *name,
+		   const char *unit, const char *fmt, ...)
 {
-	char value[32];
+	char value[32], full[128], why[CAVEATS_TEXT];
 	va_list ap;
 
 	if (s->n >= FIGURES_MAX)
@@ -35,14 +43,18 @@ static void figure(struct figures *s, const char *name, const char *unit,
 	va_start(ap, fmt);
 	kvsnprintf(value, sizeof(value), fmt, ap);
 	va_end(ap);
-	report_figure(name, value, unit);
+	ksnprintf(full, sizeof(full), "%s%s", name,
+		  caveats ? FIGURE_NOT_HARDWARE : "");
+	report_figure(full, value, unit,
+		      findings_caveats_text(caveats, why, sizeof(why)));
 	s->n++;
 }
 
-static void figure_x100(struct figures *s, const char *name, uint64_t v)
+static void figure_x100(struct figures *s, unsigned int caveats,
+			const char *name, uint64_t v)
 {
-	figure(s, name, "x", "%llu.%02llu", (unsigned long long)(v / 100),
-	       (unsigned long long)(v % 100));
+	figure(s, caveats, name, "x", "%llu.%02llu",
+	       (unsigned long long)(v / 100), (unsigned long long)(v % 100));
 }
 
 /* A strategy's most targets and its fewest and most pages (shootdown). */
@@ -89,7 +101,8 @@ static bool seen_before(const struct findings_book *b, size_t i,
  * targets: the first record of that cell, in the order the run printed
  * them (two lines a strategy, not one a page count: a default run has 7).
  */
-static void figures_p50(struct figures *s, const struct findings_book *b)
+static void figures_p50(struct figures *s, const struct findings_book *b,
+			unsigned int timing)
 {
 	unsigned start = s->n;
 	char name[96];
@@ -110,7 +123,8 @@ static void figures_p50(struct figures *s, const struct findings_book *b)
 			  r->strategy, (unsigned long long)r->pages,
 			  r->pages == 1 ? "" : "s",
 			  (unsigned long long)sp.targets);
-		figure(s, name, "cycles", "%llu", (unsigned long long)r->p50);
+		figure(s, timing | findings_record_caveats(r), name, "cycles",
+		       "%llu", (unsigned long long)r->p50);
 	}
 }
 
@@ -119,35 +133,38 @@ static void figures_findings(struct figures *s, const struct findings *f)
 	char name[64];
 
 	if (f->cross.cells)
-		figure(s, "crossover: cells where linux picks the slower way",
+		figure(s, f->cross.caveats,
+		       "crossover: cells where linux picks the slower way",
 		       "cells", "%zu", f->cross.linux_slower);
 	if (f->irqs.have) {
-		figure(s, "interrupts per gib: per-page", "interrupts", "%llu",
-		       (unsigned long long)f->irqs.per_page);
-		figure(s, "interrupts per gib: batch 512", "interrupts", "%llu",
-		       (unsigned long long)f->irqs.batch512);
-		figure_x100(s, "interrupts per gib: per-page / batch 512",
+		figure(s, 0, "interrupts per gib: per-page", "interrupts",
+		       "%llu", (unsigned long long)f->irqs.per_page);
+		figure(s, 0, "interrupts per gib: batch 512", "interrupts",
+		       "%llu", (unsigned long long)f->irqs.batch512);
+		figure_x100(s, 0, "interrupts per gib: per-page / batch 512",
 			    f->irqs.ratio_x100);
 	}
 	if (f->loss.per_page.have)
-		figure(s, "worker loss: per-page", "%", "%lld",
+		figure(s, f->loss.caveats, "worker loss: per-page", "%", "%lld",
 		       (long long)f->loss.per_page.pct);
 	if (f->loss.batch512.have)
-		figure(s, "worker loss: batch 512", "%", "%lld",
-		       (long long)f->loss.batch512.pct);
+		figure(s, f->loss.caveats, "worker loss: batch 512", "%",
+		       "%lld", (long long)f->loss.batch512.pct);
 	for (size_t i = 0; i < f->tput.n; i++) {
 		ksnprintf(name, sizeof(name),
 			  "flushloop: invlpgb / %s: %llu cpu%s", f->tput.ipi,
 			  (unsigned long long)f->tput.row[i].cpus,
 			  f->tput.row[i].cpus == 1 ? "" : "s");
-		figure_x100(s, name, f->tput.row[i].ratio_x100);
+		figure_x100(s, f->tput.caveats, name,
+			    f->tput.row[i].ratio_x100);
 	}
 }
 
-void figures_report(const struct findings_book *b, const struct findings *f)
+void figures_report(const struct findings_book *b,
+		    const struct findings_machine *m, const struct findings *f)
 {
 	struct figures s = {0};
 
 	figures_findings(&s, f);
-	figures_p50(&s, b);
+	figures_p50(&s, b, findings_timing_caveats(m));
 }

@@ -116,7 +116,7 @@ uint64_t findings_irqs_per_gib(uint64_t irqs, uint64_t pages)
 	return pages ? irqs * GIB_PAGES / pages : 0;
 }
 
-static unsigned int record_caveats(const struct findings_rec *r)
+unsigned int findings_record_caveats(const struct findings_rec *r)
 {
 	return (r->emulated ? FC_EMULATED : 0) |
 	       (r->delay_cycles ? FC_DELAYED : 0);
@@ -279,7 +279,8 @@ static void decide_crossover(const struct findings_book *b,
 			continue;
 		c->cells++;
 		pair_note(c, ipi, inv);
-		c->caveats |= record_caveats(inv) | record_caveats(ipi);
+		c->caveats |= findings_record_caveats(inv) |
+			      findings_record_caveats(ipi);
 		lean = inv->p50 < ipi->p50;
 		frontier_note(c, r->pages, r->targets, lean);
 		if (lean != linux_picks_invlpgb(r->targets))
@@ -343,7 +344,7 @@ static void loss_side(const struct findings_rec *r,
 					 .pct = r->loss_pct,
 					 .lo = r->loss_lo_pct,
 					 .hi = r->loss_hi_pct};
-	*caveats |= record_caveats(r);
+	*caveats |= findings_record_caveats(r);
 }
 
 static void decide_loss(const struct findings_book *b,
@@ -393,7 +394,8 @@ static void decide_throughput(const struct findings_book *b,
 		t->row[t->n].invlpgb_ops = r->ops_per_s;
 		t->row[t->n].ratio_x100 =
 			stats_ratio_x100(r->ops_per_s, ipi->ops_per_s);
-		t->caveats |= record_caveats(r) | record_caveats(ipi);
+		t->caveats |= findings_record_caveats(r) |
+			      findings_record_caveats(ipi);
 		t->n++;
 	}
 	if (!side_rec(b, FB_FLUSHLOOP, flushloop_invlpgb))

@@ -123,12 +123,15 @@ void report_info(const char *fmt, ...)
 	line_emit(&l);
 }
 
-void report_figure(const char *name, const char *value, const char *unit)
+void report_figure(const char *name, const char *value, const char *unit,
+		   const char *caveat)
 {
 	struct line l;
 
 	line_start(&l, "FIGURE");
 	line_addf(&l, "%s = %s %s", name, value, unit);
+	if (caveat && caveat[0])
+		line_addf(&l, " -- %s", caveat);
 	line_emit(&l);
 }
 

@@ -54,8 +54,12 @@ void report_fail(const char *name, const char *why_fmt, ...)
 void report_skip(const char *name, const char *why_fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void report_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* FIGURE: <name> = <value> <unit>, one headline number (bench/figures.h). */
-void report_figure(const char *name, const char *value, const char *unit);
+/*
+ * FIGURE: <name> = <value> <unit>, one headline number (bench/figures.c);
+ * with a caveat, " -- <caveat>" after it, as a verdict's details.
+ */
+void report_figure(const char *name, const char *value, const char *unit,
+		   const char *caveat);
 /* PASS: name, or FAIL: name: why. Returns ok. */
 bool report_check(bool ok, const char *name, const char *why_fmt, ...)
 	__attribute__((format(printf, 3, 4)));

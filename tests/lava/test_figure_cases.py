@@ -34,8 +34,8 @@ def with_figures(console):
     """console with the FIGURE lines its records give, before SUMMARY, as
     the kernel prints them."""
     rep = checklog.check_log(console)
-    lines = [f"FIGURE: {name} = {value} {unit}\r\n" for name, (value, unit) in
-             checklog_figures.expected(rep.records).items()]
+    lines = [checklog_figures.line(name, *said) + "\r\n" for name, said in
+             checklog_figures.stated(rep.records).items()]
     head, tail = console.split("SUMMARY: ", 1)
     return head + "".join(lines) + "SUMMARY: " + tail
 
@@ -152,6 +152,61 @@ class FiguresMonitor(unittest.TestCase):
         self.assertTrue(any("the figures' monitor recorded" in p for p in problems), problems)
         problems = lava.gate(log_of(cases[:fig] + cases[fig + 1:], self.console))[0]
         self.assertTrue(any("the figures' monitor recorded" in p for p in problems), problems)
+
+    def not_hardware(self):
+        """The sample as a run under TCG: the findings record with the
+        run's timing caveats and a worker loss under them, and the FIGURE
+        lines they give."""
+        head = self.console.split("FIGURE: ", 1)[0]
+        tail = "SUMMARY: " + self.console.split("SUMMARY: ", 1)[1]
+        at = head.index('@json {"type":"findings"')
+        end = head.index("\r\n", at)
+        rec = json.loads(head[at + len("@json "):end])
+        rec["caveats"] = ["QEMU TCG"]
+        rec["interrupts"] = {"targets": 3, "per_page_per_gib": 786432,
+                             "batch512_per_gib": 1536, "ratio": 512.0,
+                             "seed_per_page_per_gib": 786432, "seed_batch512_per_gib": 1536}
+        rec["worker_loss"] = {"per_page": {"pct": 75}, "batch512": {"pct": -3},
+                              "not_hardware": ["QEMU TCG"]}
+        head = head[:at] + "@json " + json.dumps(rec, separators=(",", ":")) + head[end:]
+        return with_figures(head + tail)
+
+    def test_a_caveat_is_on_every_figure_it_touches(self):
+        console = self.not_hardware()
+        self.assertEqual(checklog.check_log(console).problems, [])
+        self.assertIn("FIGURE: worker loss: per-page (not hardware) = ", console)
+        self.assertRegex(console, r"FIGURE: shootdown: ipi-range: 8 pages, 3 targets: p50 "
+                         r"\(not hardware\) = 3100 cycles -- not a hardware answer here: "
+                         r"QEMU TCG\r\n")
+        # counts are counts: no caveat
+        self.assertRegex(console, r"FIGURE: interrupts per gib: per-page = \d+ interrupts\r\n")
+        # LAVA: the name says it (no chart pools it with hardware's), the
+        # unit stays the unit
+        cases = run_monitors(pty(console), self.mons)
+        loss = next(c for c in cases if c["extra"]["test_case_id"].startswith("worker loss: per"))
+        self.assertEqual((loss["extra"]["test_case_id"], loss["units"]),
+                         ("worker loss: per-page (not hardware)", "%"))
+        self.assertEqual(lava.gate(log_of(cases, console))[0], [])
+
+    def test_check_refuses_a_cut_or_made_up_caveat(self):
+        console = self.not_hardware()
+        bare = re.sub(r"(FIGURE: worker loss: per-page) \(not hardware\)( = -?\d+ %) -- [^\r]*",
+                      r"\1\2", console)
+        problems = checklog.check_log(bare).problems
+        self.assertTrue(any("'worker loss: per-page': no record gives it" in p
+                            for p in problems), problems)
+        cut = re.sub(r"(FIGURE: worker loss: per-page \(not hardware\) = -?\d+ %) -- [^\r]*",
+                     r"\1", console)
+        problems = checklog.check_log(cut).problems
+        self.assertTrue(any("a caveat goes with a name ending in '(not hardware)'" in p
+                            for p in problems), problems)
+        other = console.replace("batch 512 (not hardware) = ", "batch 512 (not hardware) = ", 1)
+        other = re.sub(r"(FIGURE: worker loss: batch 512 \(not hardware\) = -?\d+ % -- "
+                       r"not a hardware answer here: )QEMU TCG", r"\1hypervisor", other)
+        problems = checklog.check_log(other).problems
+        self.assertTrue(any("caveat 'not a hardware answer here: hypervisor', but its records "
+                            "say 'not a hardware answer here: QEMU TCG'" in p
+                            for p in problems), problems)
 
     def test_check_holds_a_figure_to_its_record(self):
         console = self.console.replace("p50 = 3100 cycles", "p50 = 3101 cycles")
