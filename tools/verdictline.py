@@ -1,6 +1,6 @@
 """Verdict lines: where a name ends, and the rules names keep.
 
-docs/output.md, "Verdict lines": schema 2 writes `KIND: <name> -- <detail>`
+docs/output.md, "Verdict names": schema 2 writes `KIND: <name> -- <detail>`
 (the detail optional for PASS), so the name is everything before the first
 ` -- `. Schema 1 had no marker: `PASS: <name>` had no detail, and
 `FAIL: <name>: <why>` / `SKIP: ...` were cut at the last `: ` (so a reason
