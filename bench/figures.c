@@ -14,6 +14,7 @@
  * anywhere: they carry none.
  */
 #include <stdarg.h>
+#include "bench/ceiling_book.h"
 #include "bench/findings.h"
 #include "kernel/report.h"
 #include "lib/kstring.h"
@@ -160,11 +161,33 @@ static void figures_findings(struct figures *s, const struct findings *f)
 	}
 }
 
+/*
+ * The flush ceiling's K* at the answer's W, where it is a number: a bound
+ * (K* below the fewest pages measured, above the most) is no number a
+ * chart can plot, and has no line; the INFO line and the record say it.
+ */
+static void figure_ceiling(struct figures *s, const struct ceiling_decision *c)
+{
+	const struct ceiling_k *k;
+	char name[64];
+
+	if (!c->have)
+		return;
+	k = &c->way[c->answer_way].pt[c->answer_pt].s.kstar;
+	if (k->where != CEILING_AT)
+		return;
+	ksnprintf(name, sizeof(name), "flush ceiling: %s: k* at w %u",
+		  ceiling_way_name(c->answer_way), c->answer_w);
+	figure(s, c->caveats, name, "pages", "%u", k->k);
+}
+
 void figures_report(const struct findings_book *b,
-		    const struct findings_machine *m, const struct findings *f)
+		    const struct findings_machine *m, const struct findings *f,
+		    const struct ceiling_decision *c)
 {
 	struct figures s = {0};
 
 	figures_findings(&s, f);
+	figure_ceiling(&s, c);
 	figures_p50(&s, b, findings_timing_caveats(m));
 }

@@ -295,5 +295,5 @@ void findings_report(const struct findings_book *b,
 	findings_print_loss(&f.loss, info_sink, NULL);
 	findings_print_throughput(&f.tput, info_sink, NULL);
 	print_record(b, &m, &f, c);
-	figures_report(b, &m, &f);
+	figures_report(b, &m, &f, c);
 }

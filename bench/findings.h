@@ -160,11 +160,12 @@ void findings_report(const struct findings_book *b,
 		     const struct ceiling_decision *c);
 
 /*
- * The FIGURE lines of the findings and the shootdown p50s (figures.c),
- * each with its caveats on machine m.
+ * The FIGURE lines of the findings, the flush ceiling's K* (from c) and
+ * the shootdown p50s (figures.c), each with its caveats on machine m.
  */
 void figures_report(const struct findings_book *b,
-		    const struct findings_machine *m, const struct findings *f);
+		    const struct findings_machine *m, const struct findings *f,
+		    const struct ceiling_decision *c);
 /* A record's own caveats (emulated, delayed): FC_* bits. */
 unsigned int findings_record_caveats(const struct findings_rec *r);
 

@@ -56,6 +56,10 @@ def findings_figures(f):
         cpus = row.get("cpus")
         out[f"flushloop: invlpgb / {tput.get('ipi')}: {cpus} cpu{'' if cpus == 1 else 's'}"] = \
             (_x100(row.get("ratio")), "x", _tags(tput.get("not_hardware")))
+    ceil = f.get("ceiling") or {}
+    if ceil.get("k_where") == "at":  # a bound is no number: no line
+        out[f"flush ceiling: {ceil.get('way')}: k* at w {ceil.get('w')}"] = \
+            (str(ceil.get("k")), "pages", _tags(ceil.get("not_hardware")))
     return out
 
 

@@ -188,6 +188,19 @@ class FiguresMonitor(unittest.TestCase):
                          ("worker loss: per-page (not hardware)", "%"))
         self.assertEqual(lava.gate(log_of(cases, console))[0], [])
 
+    def test_the_ceiling_is_a_figure_where_it_is_a_number(self):
+        """K* at the answer's W is a figure with the ceiling's caveats; a
+        bound (k_where below or above) is no number and has no line."""
+        rec = {"type": "findings", "caveats": [], "ceiling": {
+            "way": "unicast", "w": 512, "k": 197, "k_where": "at",
+            "not_hardware": ["QEMU TCG"]}}
+        self.assertEqual(checklog_figures.stated([rec]),
+                         {"flush ceiling: unicast: k* at w 512 (not hardware)":
+                          ("197", "pages", "not a hardware answer here: QEMU TCG")})
+        for where in ("below", "above"):
+            rec["ceiling"]["k_where"] = where
+            self.assertEqual(checklog_figures.stated([rec]), {})
+
     def test_check_refuses_a_cut_or_made_up_caveat(self):
         console = self.not_hardware()
         bare = re.sub(r"(FIGURE: worker loss: per-page) \(not hardware\)( = -?\d+ %) -- [^\r]*",
