@@ -28,6 +28,12 @@ def _x100(v):
     return f"{v:.2f}" if isinstance(v, (int, float)) else None
 
 
+def _obj(value):
+    """value if a JSON object, else {}: a field of another type (checklog
+    names it) gives no figure, not a crash."""
+    return value if isinstance(value, dict) else {}
+
+
 def _tags(value):
     return [t for t in value if isinstance(t, str)] if isinstance(value, list) else []
 
@@ -35,7 +41,7 @@ def _tags(value):
 def findings_figures(f):
     """{name: (value, unit, caveat tags)} that a findings record gives."""
     out = {}
-    cross = f.get("crossover") or {}
+    cross = _obj(f.get("crossover"))
     if cross.get("cells"):
         out["crossover: cells where linux picks the slower way"] = \
             (str(cross.get("linux_slower")), "cells", _tags(cross.get("not_hardware")))
@@ -46,17 +52,18 @@ def findings_figures(f):
         out["interrupts per gib: batch 512"] = (str(irqs.get("batch512_per_gib")), "interrupts",
                                                 [])
         out["interrupts per gib: per-page / batch 512"] = (_x100(irqs.get("ratio")), "x", [])
-    loss = f.get("worker_loss") or {}
+    loss = _obj(f.get("worker_loss"))
     for key, name in (("per_page", "per-page"), ("batch512", "batch 512")):
         if isinstance(loss.get(key), dict):
             out[f"worker loss: {name}"] = (str(loss[key].get("pct")), "%",
                                            _tags(loss.get("not_hardware")))
-    tput = f.get("throughput") or {}
-    for row in tput.get("rows") or []:
+    tput = _obj(f.get("throughput"))
+    rows = tput.get("rows") if isinstance(tput.get("rows"), list) else []
+    for row in map(_obj, rows):
         cpus = row.get("cpus")
         out[f"flushloop: invlpgb / {tput.get('ipi')}: {cpus} cpu{'' if cpus == 1 else 's'}"] = \
             (_x100(row.get("ratio")), "x", _tags(tput.get("not_hardware")))
-    ceil = f.get("ceiling") or {}
+    ceil = _obj(f.get("ceiling"))
     if ceil.get("k_where") == "at":  # a bound is no number: no line
         out[f"flush ceiling: {ceil.get('way')}: k* at w {ceil.get('w')}"] = \
             (str(ceil.get("k")), "pages", _tags(ceil.get("not_hardware")))
@@ -68,7 +75,8 @@ def p50_figures(results, timing):
     as bench/figures.c chooses them: each strategy's first record at its
     most targets, at its fewest and its most pages; timing: the run's
     timing caveats (the findings record's), after the record's own."""
-    shoot = [r for r in results if r.get("bench") == "shootdown"]
+    shoot = [r for r in results if r.get("bench") == "shootdown" and
+             isinstance(r.get("strategy"), str)]
     span = {}
     for r in shoot:
         t, lo, hi = span.get(r["strategy"], (0, None, 0))
