@@ -187,6 +187,36 @@ class Page(unittest.TestCase):
         self.assertEqual(page.count("<img "), len(drawn))
 
 
+    def test_several_runs_pool_their_findings(self):
+        """plot RUN MORE...: one boot never decides, so the page of three
+        boots reads the findings over the three (as answer does), names
+        each one's status and warns where their builds differ; the page of
+        one of them does not decide."""
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for i, name in enumerate("abc"):
+                paths.append(os.path.join(tmp, f"{name}.jsonl"))
+                env = {"run_id": f"run-{name}", "version": "other" if name == "c" else "synthetic"}
+                synth.write_jsonl(paths[-1], synth.make_records(
+                    seed=i + 1, launch=1 + 0.02 * i, env=env))
+            status, out, err = shootdown(["plot", *paths, "-o", os.path.join(tmp, "p3")])
+            self.assertEqual(status, 0, out + err)
+            with open(os.path.join(tmp, "p3", "index.html"), encoding="utf-8") as f:
+                three = f.read()
+            _, one = plot(self, paths[0], os.path.join(tmp, "p1"))
+        self.assertIn("<h1>shootdown results: a.jsonl and 2 more</h1>", three)
+        for name in "abc":
+            self.assertIn(f">{name}.jsonl: passed: 3 passed, 0 failed, 0 skipped</p>", three)
+        self.assertIn("Over 3 runs (a.jsonl, b.jsonl, c.jsonl)", three)
+        self.assertIn('<li class="warning">warning: build differs: &quot;synthetic&quot; in run:a.jsonl, '
+                      'run:b.jsonl; &quot;other&quot; in run:c.jsonl</li>', three)
+        self.assertNotIn("warning:", one)
+        self.assertIn("pages=1: INVLPGB wins from 1 targets", three)
+        self.assertNotIn("not determined: one run", three)
+        self.assertIn("not determined: one run", one)
+        self.assertNotIn("Over 1 runs", one)
+
+
 class Help(unittest.TestCase):
     def test_help_names_every_subcommand(self):
         status, out, err = shootdown(["--help"])

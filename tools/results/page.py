@@ -2,11 +2,14 @@
 
 In the order a reader asks: did it pass (the status, and why its numbers
 are or are not the hardware's: the run's caveats), what it found (the
-findings, as `answer` reads them for this one run), which checks failed
-(the verdicts, failures first, then skips, passes folded away), the
-figures, the tables, and where it ran (the env). Plain HTML and CSS: no
-script, nothing fetched, so it opens from a CI artifact or a file:// URL
-as it is; tests/tools/test_page.py loads it in a real browser.
+findings, as `answer` reads them for every run plotted: one boot never
+decides, so the page of several boots pools them as `answer` does), which
+checks failed (the verdicts, failures first, then skips, passes folded
+away), the figures, the tables, and where it ran (the env). Verdicts,
+tables and env are the first run's; the status names every run's. Plain
+HTML and CSS: no script, nothing fetched, so it opens from a CI artifact
+or a file:// URL as it is; tests/tools/test_page.py loads it in a real
+browser.
 """
 
 import html
@@ -15,6 +18,7 @@ import answer
 import caveats
 import ceiling
 import findings
+import side_by_side
 import verdicts
 from runs import env_summary
 from tables import format_table, run_tables
@@ -25,7 +29,7 @@ STYLE = (
     "vertical-align:top}img{max-width:100%;height:auto}"
     ".status{padding:8px 12px;border-radius:4px;font-weight:bold}"
     ".pass{background:#dfd}.fail{background:#fdd}.skip,.unknown{background:#eee}"
-    "li.FAIL{color:#a00}li.SKIP{color:#666}.why{color:#444}nav a{margin-right:1em}")
+    "li.FAIL,li.warning{color:#a00}li.SKIP{color:#666}.why{color:#444}nav a{margin-right:1em}")
 SECTIONS = (("status", "Status"), ("findings", "Findings"), ("verdicts", "Verdicts"),
             ("figures", "Figures"), ("tables", "Tables"), ("env", "Environment"))
 ORDER = {"FAIL": 0, "SKIP": 1, "PASS": 2}
@@ -71,18 +75,31 @@ def status_line(run):
     return "pass", f"passed: {tail}"
 
 
-def findings_sections(run):
-    """[(title, qualifier, lines)]: the findings of this one run as
-    `answer` reads them (the guest decided them; nothing is decided here)."""
-    ans = answer.Answer([run])
+def sides(runs):
+    """(harness, linux): the Linux side's runs are read beside the
+    harness's, never pooled with them (as `answer` reads them); a page of
+    Linux runs alone has them as its harness runs."""
+    linux = [r for r in runs if side_by_side.is_linux(r)]
+    harness = [r for r in runs if r not in linux]
+    return (harness, linux) if harness else (linux, [])
+
+
+def findings_sections(runs, linux=()):
+    """(warnings, [(title, qualifier, lines)]): the findings of these runs
+    as `answer` reads them (each guest decided its own; here they are only
+    pooled), and the Linux runs' beside them; warnings: how the runs'
+    machines or command lines differ, as `answer` warns."""
+    ans = answer.Answer(runs)
     gone = ans.no_data()
     out = [("crossover: where INVLPGB beats IPIs", ans.heading() or "",
             [gone] if gone else [])]
     if not gone:
         out += ans.sections()
-    out += ceiling.Ceiling([run]).sections()
-    out += findings.Claims([run]).sections()
-    return out
+    out += ceiling.Ceiling(runs).sections()
+    out += findings.Claims(runs).sections()
+    if linux:
+        out += side_by_side.SideBySide(runs, linux).sections()
+    return ans.warnings, out
 
 
 def esc_list(items, cls=None):
@@ -95,28 +112,37 @@ def esc_list(items, cls=None):
     return "<ul>" + "".join(rows) + "</ul>"
 
 
-def part_status(run):
+def part_status(runs):
     e = html.escape
-    cls, text = status_line(run)
-    out = [f"<p class=\"status {cls}\">{e(text)}</p>"]
-    why = caveats.union([run])
+    out = []
+    for run in runs:
+        cls, text = status_line(run)
+        name = f"{run.name}: " if len(runs) > 1 else ""
+        out.append(f"<p class=\"status {cls}\">{e(name + text)}</p>")
+    why = caveats.union(runs)
     if why:
         out.append("<p>Not a hardware answer here, because:</p>")
         out.append("<ul>" + "".join(f"<li><b>{e(t)}</b>: {e(w)}</li>" for t, w in why) +
                    "</ul>")
-    elif caveats.missing([run]):
+    elif caveats.missing(runs):
         out.append(f"<p>Its caveats are unknown: {e(caveats.NO_FINDINGS)}.</p>")
     else:
         out.append("<p>No caveat: a hardware answer (bare metal).</p>")
     return out
 
 
-def part_findings(run):
+def part_findings(runs, linux):
     e = html.escape
-    if caveats.missing([run]):
+    if caveats.missing(runs):
         return [f"<p>No findings: {e(caveats.NO_FINDINGS)}.</p>"]
     out = [f"<p class=\"why\">{e(SEEDS)}</p>"]
-    for title, qual, lines in findings_sections(run):
+    if len(runs) > 1:
+        out.append(f"<p>Over {len(runs)} runs ({e(', '.join(r.name for r in runs))}): "
+                   "the run is the unit, as in <code>answer</code>.</p>")
+    warnings, sections = findings_sections(runs, linux)
+    if warnings:
+        out.append(esc_list(("warning", f"warning: {w}") for w in warnings))
+    for title, qual, lines in sections:
         out.append(f"<h3>{e(title)}</h3>")
         if qual:
             out.append(f"<p><b>{e(qual)}</b></p>")
@@ -181,18 +207,22 @@ def part_env(run):
                           for k, v in env_summary(run.env)] + ["</table>"]
 
 
-def html_page(run, entries):
-    """The page of one run and its figures' manifest entries."""
+def html_page(run, entries, others=()):
+    """The page of a run and its figures' manifest entries; others: the
+    runs plotted with it, whose status it names and whose findings it
+    pools with the run's."""
     e = html.escape
+    runs = [run, *others]
     pts = verdicts.points(run) if run.kind == "log" else []
-    body = {"status": part_status(run), "findings": part_findings(run),
+    heading = run.name + (f" and {len(others)} more" if others else "")
+    body = {"status": part_status(runs), "findings": part_findings(*sides(runs)),
             "verdicts": part_verdicts(run, pts), "figures": part_figures(entries),
             "tables": part_tables(run), "env": part_env(run)}
     parts = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
              # No favicon fetch: nothing on the page may fail to load.
              "<link rel=\"icon\" href=\"data:,\">",
-             f"<title>shootdown: {e(run.name)}</title>", f"<style>{STYLE}</style>",
-             "</head><body>", f"<h1>shootdown results: {e(run.name)}</h1>",
+             f"<title>shootdown: {e(heading)}</title>", f"<style>{STYLE}</style>",
+             "</head><body>", f"<h1>shootdown results: {e(heading)}</h1>",
              "<nav>" + "".join(f"<a href=\"#{k}\">{e(t)}</a>" for k, t in SECTIONS) +
              "</nav>"]
     for key, title in SECTIONS:

@@ -385,7 +385,7 @@ def write_figures(run, outdir, plt, others=()):
 def plot_run(run, outdir, allow_reexec=False, others=()):
     """Writes the figures, manifest.json and index.html into outdir;
     returns the manifest. others: more runs, overlaid on the reclaim
-    timeline."""
+    timeline and pooled in the page's findings."""
     plt = import_pyplot(allow_reexec)
     os.makedirs(outdir, exist_ok=True)
     entries = write_figures(run, outdir, plt, others)
@@ -393,6 +393,6 @@ def plot_run(run, outdir, allow_reexec=False, others=()):
     with open(os.path.join(outdir, "manifest.json"), "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1)
     with open(os.path.join(outdir, "index.html"), "w", encoding="utf-8") as f:
-        f.write(page.html_page(run, entries))
+        f.write(page.html_page(run, entries, others))
     return manifest
 
