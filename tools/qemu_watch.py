@@ -230,30 +230,36 @@ class Outcome:
         self.interrupted = None  # the signal's name
 
 
-def own_session_dying_with_us():
-    """In QEMU's child before exec: a session of its own (the terminal's
-    Ctrl-C reaches only us, and we stop QEMU), and a TERM when we die
-    however we die (prctl PR_SET_PDEATHSIG), so no QEMU outlives us."""
-    os.setsid()
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
+def own_session_dying_with_us(death_signal=signal.SIGTERM):
+    """The preexec_fn of an emulator's child: a session of its own (the
+    terminal's Ctrl-C reaches only us, and we stop the emulator), and
+    death_signal when we die however we die (prctl PR_SET_PDEATHSIG), so
+    no emulator outlives us."""
+    def child():
+        os.setsid()
+        try:
+            import ctypes
+            ctypes.CDLL(None, use_errno=True).prctl(1, death_signal, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    return child
 
 
-def stop_process(proc):
-    """TERM, then KILL after 5 s."""
+def stop_process(proc, term_wait_s=5.0):
+    """TERM to its session, then KILL after term_wait_s."""
     if proc.poll() is not None:
         return
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(5)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-    except ProcessLookupError:
-        pass
+    for sig, wait_s in ((signal.SIGTERM, term_wait_s), (signal.SIGKILL, None)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            proc.wait(wait_s)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+    proc.wait()
 
 
 def supervise(proc, mon, o, out, console=None):

@@ -71,6 +71,7 @@ import time
 
 sys.dont_write_bytecode = True
 
+import qemu_watch  # noqa: E402
 import run_qemu  # noqa: E402
 from run_qemu import UsageError, EnvError, err, positive  # noqa: E402
 from exitcodes import (E_PASS, E_USAGE, E_ABORT, E_TIMEOUT, E_INTR,  # noqa: E402
@@ -222,32 +223,9 @@ def bochs_command(o, rcfile, debugrc):
     return [o.bochs or BOCHS, "-q", "-f", rcfile, "-rc", debugrc]
 
 
-def dying_with_us():
-    """In Bochs's child before exec: a session of its own, and a KILL when
-    we die however we die (Bochs does not always heed TERM)."""
-    os.setsid()
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
-
-
 def stop_bochs(proc):
     """TERM to its session, then KILL after a few seconds."""
-    if proc.poll() is not None:
-        return
-    for sig, wait_s in ((signal.SIGTERM, TERM_WAIT_S), (signal.SIGKILL, None)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            break
-        try:
-            proc.wait(wait_s)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-    proc.wait()
+    qemu_watch.stop_process(proc, TERM_WAIT_S)
 
 
 class Tail:
@@ -415,8 +393,10 @@ def boot(o, iso, tmp):
     if env["TERM"] == "dumb":
         env["TERM"] = "xterm"
     t0 = time.monotonic()
+    # KILL when we die: Bochs does not always heed TERM.
+    child = qemu_watch.own_session_dying_with_us(signal.SIGKILL)
     proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, env=env,
-                            cwd=tmp, preexec_fn=dying_with_us)
+                            cwd=tmp, preexec_fn=child)
     os.close(slave)
     reader = threading.Thread(target=drain, args=(master,), daemon=True)
     reader.start()

@@ -453,7 +453,7 @@ def boot(qemu, o, choice, kernel, iso, tmp):
     # Own session: the terminal's Ctrl-C reaches only us, and we stop QEMU.
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE if o.keys else subprocess.DEVNULL,
                             stdout=subprocess.PIPE, env=qemu.env,
-                            preexec_fn=own_session_dying_with_us)
+                            preexec_fn=own_session_dying_with_us())
     mon = Monitor(os.path.join(tmp, "qmp.sock"))
     console = None
     try:
