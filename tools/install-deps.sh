@@ -214,17 +214,14 @@ if [ $want_ci = 1 ]; then
 		echo "install-deps: the CI templates' validators could not be had (above): make ci-lint skips, saying why" >&2
 fi
 
-fetch_qemu10="$(dirname "$0")/fetch-qemu10.sh"
-if [ "$want_qemu10" = 1 ]; then
-	"$fetch_qemu10" --if-missing || exit 1
-elif [ "$want_qemu10" = try ] && ! "$fetch_qemu10" --if-missing; then
-	echo "install-deps: QEMU 10 could not be had (above): the cases that" \
-		"need it are skipped, naming tools/fetch-qemu10.sh" >&2
-fi
-fetch_linux="$(dirname "$0")/fetch-linux.sh"
-if [ "$want_linux" = 1 ]; then
-	"$fetch_linux" --if-missing || exit 1
-elif [ "$want_linux" = try ] && ! "$fetch_linux" --if-missing; then
-	echo "install-deps: the Linux side's kernel could not be had (above):" \
-		"the linux cases are skipped, naming tools/fetch-linux.sh" >&2
-fi
+# fetch WANT SCRIPT WHAT: runs tools/SCRIPT where WANT is 1 (its failure
+# is ours) or try (its failure skips the cases that need WHAT, said here).
+fetch() {
+	[ "$1" = 1 ] || [ "$1" = try ] || return 0
+	"$(dirname "$0")/$2" --if-missing && return 0
+	[ "$1" = 1 ] && exit 1
+	echo "install-deps: $3 could not be had (above): the cases that" \
+		"need it are skipped, naming tools/$2" >&2
+}
+fetch "$want_qemu10" fetch-qemu10.sh "QEMU 10"
+fetch "$want_linux" fetch-linux.sh "the Linux side's kernel"
