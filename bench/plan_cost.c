@@ -7,6 +7,7 @@
 #include "bench/flush_how.h"
 #include "bench/plan.h"
 #include "bench/plan_cost.h"
+#include "bench/reclaim_windows.h"
 
 /* One IPI round to t responders: between the measured 1 and all. */
 static uint64_t round_cycles(const struct plan_costs *c, uint32_t t)
@@ -240,9 +241,9 @@ uint64_t plan_rc_paging_cycles(const struct plan_reclaim *rc,
 }
 
 /*
- * The workers' windows (a quarter to get going, the baseline, and as
- * long after the page-out for the timeline) and setting up the regions:
- * not cut by cold pages.
+ * The workers' windows (the warm-up, getting going, the baseline, and as
+ * long after the page-out for the timeline: bench/reclaim_windows.h) and
+ * setting up the regions: not cut by cold pages.
  */
 uint64_t plan_rc_fixed_cycles(const struct plan_reclaim *rc,
 			      const struct plan_costs *c)
@@ -253,7 +254,9 @@ uint64_t plan_rc_fixed_cycles(const struct plan_reclaim *rc,
 				 ? (rc->cold_pages + hot) * rc->pilot_setup
 				 : hot * c->page_copy;
 
-	return passes * plan_ms_cycles(c, rc->duration_ms) * 9 / 4 + setup;
+	return passes * rc_quarters(plan_ms_cycles(c, rc->duration_ms),
+				    RC_PASS_QUARTERS) +
+	       setup;
 }
 
 uint64_t plan_reclaim_cycles(const struct plan_reclaim *rc,

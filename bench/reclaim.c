@@ -8,6 +8,7 @@
 #include "bench/bench.h"
 #include "bench/options.h"
 #include "bench/reclaim_pass.h"
+#include "bench/reclaim_windows.h"
 #include "bench/reclaim_report.h"
 #include "bench/reclaim_state.h"
 #include "bench/xcpu_fault.h"
@@ -151,7 +152,7 @@ static uint64_t pilot_pass(const struct rc_config *c,
 	if (!rc_run_strategy(&state, &r, NULL, samples))
 		return 0;
 	t = rdtsc_ordered() - t0;
-	windows = us_to_cycles(c->base_us + c->base_us / 4);
+	windows = us_to_cycles(rc_quarters(c->base_us, RC_BEFORE_QUARTERS));
 	return (t > windows ? t - windows : 0) / c->cold_pages;
 }
 

@@ -12,6 +12,7 @@
 #include "bench/reclaim_pass.h"
 #include "bench/reclaim_race.h"
 #include "bench/reclaim_state.h"
+#include "bench/reclaim_windows.h"
 #include "lib/printf.h"
 #include "kernel/report.h"
 #include "kernel/tsc.h"
@@ -355,6 +356,29 @@ uint64_t rc_pass_pages(const struct rc_config *cfg, const struct rc_run *run)
 	return cfg->cold_pages;
 }
 
+/*
+ * Before a measured pass's baseline, untimed: the workers' whole TLBs
+ * flushed every RC_WARM_GAP_US for half a window. QEMU TCG sizes a vCPU's
+ * software TLB only when the guest flushes it whole, so a pass began with
+ * whatever size the one before left: after batch 1's page-out (a full
+ * flush a page) the workers read at a tenth of their rate for the rest of
+ * it, and under multi-threaded TCG the next pass's baseline was a third
+ * of what followed its page-out. The Linux side warms up the same way
+ * (linux/pageout.c). The settling window that follows lets the last
+ * flush's refill end before the baseline begins (bench/reclaim_windows.h).
+ */
+#define RC_WARM_GAP_US 5000
+
+static void warm_up(struct rc_state *st, uint64_t us)
+{
+	for (uint64_t t = 0; t < us; t += RC_WARM_GAP_US) {
+		/* false: a FAIL names the CPU; the pass goes on without */
+		if (!flush_everywhere(&st->others, false))
+			return;
+		udelay(us - t < RC_WARM_GAP_US ? us - t : RC_WARM_GAP_US);
+	}
+}
+
 bool rc_run_strategy(struct rc_state *st, struct rc_run *run,
 		     const struct rc_progress *progress, uint64_t *samples)
 {
@@ -371,7 +395,10 @@ bool rc_run_strategy(struct rc_state *st, struct rc_run *run,
 	cpus_others(&st->others);
 	pf_expect(RC_COLD_BASE, rc_cold_va(st->cfg.cold_pages), PF_SKIP, NULL);
 	rc_workers_start(st);
-	udelay(st->cfg.base_us / 4); /* let them all get going */
+	if (!run->writers)
+		warm_up(st, rc_quarters(st->cfg.base_us, RC_WARM_QUARTERS));
+	/* let them all get going */
+	udelay(rc_quarters(st->cfg.base_us, RC_SETTLE_QUARTERS));
 	if (tl) { /* the baseline in bins, and its snapshots */
 		t1 = rc_tl_before(tl, st, base);
 		t0 = tl->t_begin;

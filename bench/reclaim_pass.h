@@ -138,7 +138,8 @@ bool rc_prepare(struct rc_state *st, const struct rc_config *cfg);
 void rc_release(struct rc_state *st);
 
 /*
- * Maps the cold region, starts the workers, measures their throughput,
+ * Maps the cold region, starts the workers, warms their TLBs up and
+ * measures their throughput,
  * pages the region out with run->kind while they run (one sample per
  * flush unit into samples), stops them and counts lost writes. With
  * progress (NULL in the pilot), prints progress lines and tick records.

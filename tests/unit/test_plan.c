@@ -149,7 +149,8 @@ static void test_reclaim_pilot(void **state)
 	p.rc.pilot_page = 5000;
 	p.rc.pilot_batch = 1000;
 	p.rc.pilot_setup = 7;
-	windows = (3 + 3) * 100 * KHZ * 9 / 4;
+	/* warm-up 2 quarters, settling 1, baseline 4, after 4 */
+	windows = (3 + 3) * 100 * KHZ * 11 / 4;
 	/* 3 per-page passes; batches 1, 31, 512 pay 1/b of the flush. */
 	want = 3 * pages * 5000 + pages * (1000 + 4000) +
 	       pages * (1000 + 4000 / 31) + pages * (1000 + 4000 / 512);
