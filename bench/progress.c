@@ -34,11 +34,13 @@ void bench_printf(const char *fmt, ...)
 void bench_progress_begin(struct bench_progress *pr)
 {
 	pr->start = pr->last_progress = pr->last_tick = rdtsc();
+	pr->spoke = false;
 }
 
 bool bench_progress_due(const struct bench_progress *pr)
 {
-	return rdtsc() - pr->last_progress >= us_to_cycles(PROGRESS_US);
+	return !pr->spoke ||
+	       rdtsc() - pr->last_progress >= us_to_cycles(PROGRESS_US);
 }
 
 void bench_progress(struct bench_progress *pr, const char *what, uint64_t done,
@@ -49,7 +51,10 @@ void bench_progress(struct bench_progress *pr, const char *what, uint64_t done,
 
 	if (!total || done > total || !bench_progress_due(pr))
 		return;
+	if (!pr->spoke && done < total / 10 + 1) /* the first: a tenth done */
+		return;
 	pr->last_progress = now;
+	pr->spoke = true;
 	/* cycles per unit times units left: no 64-bit overflow */
 	if (done)
 		ksnprintf(eta, sizeof(eta), "%llu",

@@ -21,15 +21,20 @@ void bench_text(bool on);
 void bench_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
- * Progress, free text at most every 3 s: "<what>: 42% (<detail>), eta 12 s",
- * the ETA from the TSC time since bench_progress_begin() (bench_run calls
- * it before each experiment, on the context's struct bench_progress). done and total count any unit (configurations,
- * pages, cycles); detail may be NULL. bench_progress_due() says whether a
- * line would print now, to spare formatting the detail.
+ * Progress, free text: "<what>: 42% (<detail>), eta 12 s", the first line
+ * once a tenth is done (an early ETA, from enough of the work to be one,
+ * however fast the machine: an experiment that ends within 3 s still says
+ * how it went), then at most every 3 s.
+ * The ETA is from the TSC time since bench_progress_begin() (bench_run
+ * calls it before each experiment, on the context's struct
+ * bench_progress). done and total count any unit (configurations, pages,
+ * cycles); detail may be NULL. bench_progress_due() says whether a line
+ * would print now, to spare formatting the detail.
  */
 struct bench_progress {
 	uint64_t start;		/* TSC at the experiment's start */
 	uint64_t last_progress; /* TSC of the last line */
+	bool spoke;		/* a line since the start */
 	uint64_t last_tick;	/* TSC of the last tick record */
 };
 
