@@ -359,13 +359,14 @@ uint64_t rc_pass_pages(const struct rc_config *cfg, const struct rc_run *run)
 /*
  * Before a measured pass's baseline, untimed: the workers' whole TLBs
  * flushed every RC_WARM_GAP_US for half a window. QEMU TCG sizes a vCPU's
- * software TLB only when the guest flushes it whole, so a pass began with
- * whatever size the one before left: after batch 1's page-out (a full
- * flush a page) the workers read at a tenth of their rate for the rest of
- * it, and under multi-threaded TCG the next pass's baseline was a third
- * of what followed its page-out. The Linux side warms up the same way
- * (linux/pageout.c). The settling window that follows lets the last
- * flush's refill end before the baseline begins (bench/reclaim_windows.h).
+ * software TLB only when the guest flushes it whole, so a pass's baseline
+ * was taken at whatever size the boot or the pass before had left: under
+ * multi-threaded TCG the first pass (per-page) read 3.7x faster after its
+ * page-out than before it, and after batch 1's page-out (a full flush a
+ * page) the workers read at a fifth of their rate or less. The Linux side
+ * warms up the same way (linux/pageout.c). The settling window that
+ * follows lets the last flush's refill end before the baseline begins
+ * (bench/reclaim_windows.h).
  */
 #define RC_WARM_GAP_US 5000
 
