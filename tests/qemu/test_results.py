@@ -372,12 +372,28 @@ class FreshLogs(unittest.TestCase):
         self.assertNotRegex(out, r"(?m)(slower|faster|no significant change)$")
 
     def test_compare_five_runs_a_side_of_one_configuration(self):
+        """Structure only, as the slowdown's test: whether the gate calls
+        two groups of identical boots alike depends on how the host shared
+        its cores between them (a quiet fresh clone once got every A boot
+        15% slower than every B boot, which the level's permutation test
+        rightly called a shift: p 0.008, the least 5 against 5 can give).
+        Its false positives are measured on synthetic runs
+        (test_compare_gate.py, every split of ten identical runs). What
+        holds anywhere: both sides read as 5 runs, a row for each of the
+        12 configurations in all 10, and the exit status is the overall
+        verdict's (1 for slower only)."""
         a = self.need(*SAME_A)
         b = self.need(*SAME_B)
         status, out, _ = run_cli(["compare"] + a + ["--"] + b)
-        self.assertEqual(status, 0, out)
-        self.assertIn("(5 runs)", out)
-        self.assertIn("overall: no significant change", out)
+        self.assertEqual(out.count("(5 runs)"), 2, out)
+        self.assertRegex(out, r"(?m)^level: ")
+        rows = re.findall(r"(?m)^shootdown +ipi-(?:page|range) .* 5/5 .*"
+                          r"(slower|faster|no significant change)$", out)
+        self.assertEqual(len(rows), 12, out)
+        overall = re.search(r"(?m)^overall: (slower|faster|no significant change) \(12 "
+                            r"configurations", out)
+        self.assertIsNotNone(overall, out)
+        self.assertEqual(status, 1 if overall.group(1) == "slower" else 0, out)
 
     def test_compare_detects_a_slowdown(self):
         a = self.need(*SAME_A)
