@@ -208,13 +208,33 @@ class Page(unittest.TestCase):
         for name in "abc":
             self.assertIn(f">{name}.jsonl: passed: 3 passed, 0 failed, 0 skipped</p>", three)
         self.assertIn("Over 3 runs (a.jsonl, b.jsonl, c.jsonl)", three)
-        self.assertIn('<li class="warning">warning: build differs: &quot;synthetic&quot; in run:a.jsonl, '
-                      'run:b.jsonl; &quot;other&quot; in run:c.jsonl</li>', three)
+        self.assertIn('<li class="warning">warning: build differs: &quot;synthetic&quot; '
+                      'in run:a.jsonl, run:b.jsonl; &quot;other&quot; in run:c.jsonl</li>',
+                      three)
         self.assertNotIn("warning:", one)
         self.assertIn("pages=1: INVLPGB wins from 1 targets", three)
         self.assertNotIn("not determined: one run", three)
         self.assertIn("not determined: one run", one)
         self.assertNotIn("Over 1 runs", one)
+
+    def test_a_run_without_findings_is_left_out_not_the_page(self):
+        """plot a run and one that did not finish: the page reads the
+        findings of the one that has them and names the other, left out
+        (as answer does); a page of the unfinished one alone has none."""
+        with tempfile.TemporaryDirectory() as tmp:
+            whole, cut = (os.path.join(tmp, n) for n in ("whole.jsonl", "cut.jsonl"))
+            recs = synth.make_records(env={"run_id": "run-whole"})
+            synth.write_jsonl(whole, recs)
+            synth.write_jsonl(cut, [dict(r, run_id="run-cut") if r["type"] == "env" else r
+                                    for r in recs if r["type"] not in ("findings", "summary")])
+            status, out, err = shootdown(["plot", whole, cut, "-o", os.path.join(tmp, "p")])
+            self.assertEqual(status, 0, out + err)
+            with open(os.path.join(tmp, "p", "index.html"), encoding="utf-8") as f:
+                both = f.read()
+            _, alone = plot(self, cut, os.path.join(tmp, "p1"))
+        self.assertIn("warning: cut.jsonl: no findings record", both)
+        self.assertIn("<h3>crossover: where INVLPGB beats IPIs</h3>", both)
+        self.assertIn("<p>No findings: no findings record", alone)
 
 
 class Help(unittest.TestCase):
