@@ -42,7 +42,7 @@ help:
 	@echo "make check        format, layers, freestanding and host unit tests,"
 	@echo "                  sol-test, launcher-test, page-test, ci-lint, fuzz smoke, the QEMU"
 	@echo "                  integration cases, ci-test, soak-smoke, lava-check"
-	@echo "                  (under 10 minutes on 2 quiet cores)"
+	@echo "                  (9 to 10 minutes on 2 quiet cores)"
 	@echo "make unit         host unit tests (cmocka), every floor's; one floor's:"
 	@echo "                  lib-unit kernel-unit mm-unit smp-unit bench-unit"
 	@echo "make freestanding-check  the portable files with the kernel's flags"
