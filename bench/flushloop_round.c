@@ -52,17 +52,17 @@ static void between_ops(struct fl_run *run)
 	struct record rec;
 	char buf[256];
 	unsigned cpu, k = 0;
+	uint64_t now = rdtsc(), total = run->rounds_total * run->round_cycles,
+		 done = run->rounds_done * run->round_cycles + now -
+			run->round_start;
 
-	if (bench_progress_due(pr)) {
+	if (bench_progress_due(pr, now, done, total)) {
 		char what[48];
 
 		ksnprintf(what, sizeof(what), "%s %u cpus, round %u/%u",
 			  fl_names[run->strategy], run->round_cpus,
 			  run->rounds_done + 1, run->rounds_total);
-		bench_progress(pr, "flushloop",
-			       run->rounds_done * run->round_cycles + rdtsc() -
-				       run->round_start,
-			       run->rounds_total * run->round_cycles, what);
+		bench_progress(pr, "flushloop", done, total, what);
 	}
 	if (!bench_tick_begin(pr, &rec, buf, sizeof(buf), "flushloop",
 			      fl_names[run->strategy], TICK_MS))

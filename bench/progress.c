@@ -37,10 +37,14 @@ void bench_progress_begin(struct bench_progress *pr)
 	pr->spoke = false;
 }
 
-bool bench_progress_due(const struct bench_progress *pr)
+bool bench_progress_due(const struct bench_progress *pr, uint64_t now,
+			uint64_t done, uint64_t total)
 {
-	return !pr->spoke ||
-	       rdtsc() - pr->last_progress >= us_to_cycles(PROGRESS_US);
+	if (!total || done > total)
+		return false;
+	if (!pr->spoke) /* the first line: once a tenth is done */
+		return done >= total / 10 + 1;
+	return now - pr->last_progress >= us_to_cycles(PROGRESS_US);
 }
 
 void bench_progress(struct bench_progress *pr, const char *what, uint64_t done,
@@ -49,9 +53,7 @@ void bench_progress(struct bench_progress *pr, const char *what, uint64_t done,
 	uint64_t now = rdtsc(), elapsed = now - pr->start;
 	char eta[24] = "?";
 
-	if (!total || done > total || !bench_progress_due(pr))
-		return;
-	if (!pr->spoke && done < total / 10 + 1) /* the first: a tenth done */
+	if (!bench_progress_due(pr, now, done, total))
 		return;
 	pr->last_progress = now;
 	pr->spoke = true;

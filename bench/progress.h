@@ -29,7 +29,9 @@ void bench_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * calls it before each experiment, on the context's struct
  * bench_progress). done and total count any unit (configurations, pages,
  * cycles); detail may be NULL. bench_progress_due() says whether a line
- * would print now, to spare formatting the detail.
+ * would print at TSC now for done of total, to spare formatting the
+ * detail between units (a page-out calls it between every two; now is
+ * the caller's TSC read, as under kvm-pvm each RDTSC traps).
  */
 struct bench_progress {
 	uint64_t start;		/* TSC at the experiment's start */
@@ -39,7 +41,8 @@ struct bench_progress {
 };
 
 void bench_progress_begin(struct bench_progress *pr);
-bool bench_progress_due(const struct bench_progress *pr);
+bool bench_progress_due(const struct bench_progress *pr, uint64_t now,
+			uint64_t done, uint64_t total);
 void bench_progress(struct bench_progress *pr, const char *what, uint64_t done,
 		    uint64_t total, const char *detail);
 

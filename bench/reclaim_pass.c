@@ -237,7 +237,7 @@ static void between_units(struct rc_state *st, struct rc_run *run,
 	struct record rec;
 	char buf[256];
 
-	if (bench_progress_due(pr)) {
+	if (bench_progress_due(pr, t0, pg->done + done, pg->total)) {
 		char what[48];
 
 		if (k->batch > 1)

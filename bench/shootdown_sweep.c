@@ -208,7 +208,7 @@ static void progress(struct bench_progress *pr, unsigned done, unsigned total)
 {
 	char what[40];
 
-	if (!bench_progress_due(pr))
+	if (!bench_progress_due(pr, rdtsc(), done, total))
 		return;
 	ksnprintf(what, sizeof(what), "%u/%u configurations", done, total);
 	bench_progress(pr, "shootdown", done, total, what);
