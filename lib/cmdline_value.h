@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What lib/cmdline.c and lib/cmdline_list.c share: one reading of a
- * number and one spelling of a list of choices, so that a word and an
- * item of a list are checked, and their problems worded, the same way.
+ * What lib/cmdline.c, lib/cmdline_value.c and lib/cmdline_list.c share:
+ * one typed reading of a value, one reading of a number and one spelling
+ * of a list of choices, so that a word and an item of a list are checked,
+ * and their problems worded, the same way.
  * Internal to lib/cmdline*.c. Portable.
  */
 #ifndef LIB_CMDLINE_VALUE_H
@@ -12,6 +13,17 @@
 #include "lib/kstring.h"
 
 #define CMDLINE_WORD_SHOW 40 /* bytes of a word quoted in a diagnostic */
+/* Room for the longest list of choices (selftest=: 97 bytes). */
+#define CMDLINE_WHY_LEN 128
+
+/*
+ * Parses val for opt and stores it in cfg only if it is valid, else why
+ * says what was expected; note: where a parse_notes parser reports (NULL
+ * for defaults: silent). lib/cmdline_value.c.
+ */
+bool cmdline_apply_value(const struct cmdline_opt *opt, const char *val,
+			 void *cfg, struct kbuf *why,
+			 const struct diag_sink *note);
 
 /*
  * The n bytes at s as a number in [opt->min, opt->max]; else false, and

@@ -62,7 +62,7 @@ FUZZ_ACPI_SRCS := kernel/acpi.c kernel/acpi_rsdp.c kernel/acpi_madt.c \
 	kernel/acpi_tables.c lib/printf.c $(FUZZ_KSTRING)
 FUZZ_SRCS_multiboot := kernel/multiboot.c kernel/multiboot_query.c \
 	$(FUZZ_KSTRING)
-FUZZ_SRCS_cmdline := lib/cmdline.c lib/cmdline_diag.c lib/cmdline_list.c kernel/config.c \
+FUZZ_SRCS_cmdline := lib/cmdline.c lib/cmdline_value.c lib/cmdline_diag.c lib/cmdline_list.c kernel/config.c \
 	bench/params.c bench/options.c $(FUZZ_KSTRING)
 FUZZ_SRCS_acpi := $(FUZZ_ACPI_SRCS)
 FUZZ_SRCS_acpi_table := $(FUZZ_ACPI_SRCS)

@@ -36,11 +36,11 @@ unit_tests.bench := stats hist params params_shaped rng table plan reclaim_count
 
 unit_srcs.kstring := lib/kstring.c
 unit_srcs.json := lib/json.c
-unit_srcs.cmdline := lib/cmdline.c lib/cmdline_diag.c lib/cmdline_list.c lib/kstring.c
+unit_srcs.cmdline := lib/cmdline.c lib/cmdline_value.c lib/cmdline_diag.c lib/cmdline_list.c lib/kstring.c
 unit_srcs.cmdline_list := $(unit_srcs.cmdline)
 unit_srcs.cmdline_tables := $(unit_srcs.cmdline)
 unit_srcs.printf := lib/printf.c
-unit_srcs.config := kernel/config.c lib/cmdline.c lib/cmdline_diag.c lib/cmdline_list.c \
+unit_srcs.config := kernel/config.c lib/cmdline.c lib/cmdline_value.c lib/cmdline_diag.c lib/cmdline_list.c \
 	lib/kstring.c
 unit_srcs.multiboot := kernel/multiboot.c kernel/multiboot_query.c \
 	lib/kstring.c
@@ -86,7 +86,7 @@ unit_srcs.rc_timeline := bench/rc_timeline.c bench/stats.c \
 unit_srcs.ceiling := bench/ceiling.c bench/ceiling_book.c bench/role.c lib/printf.c
 unit_srcs.flush_how := bench/flush_how.c mm/invlpgb.c
 unit_srcs.params := bench/params.c bench/options.c kernel/config.c \
-	lib/cmdline.c lib/cmdline_diag.c lib/cmdline_list.c lib/kstring.c
+	lib/cmdline.c lib/cmdline_value.c lib/cmdline_diag.c lib/cmdline_list.c lib/kstring.c
 unit_srcs.params_shaped := $(unit_srcs.params)
 unit_srcs.table := bench/table.c bench/stats.c kernel/tsc_estimate.c \
 	lib/muldiv.c lib/kstring.c
