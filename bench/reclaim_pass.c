@@ -383,7 +383,9 @@ static void warm_up(struct rc_state *st, uint64_t us)
 bool rc_run_strategy(struct rc_state *st, struct rc_run *run,
 		     const struct rc_progress *progress, uint64_t *samples)
 {
-	uint64_t t0, t1, t2, icr0, irq0, base = us_to_cycles(st->cfg.base_us);
+	uint64_t t0, t1, t2, icr0, irq0, w = st->cfg.base_us;
+	uint64_t before = us_to_cycles(rc_quarters(w, RC_BASE_QUARTERS)),
+		 after = us_to_cycles(rc_quarters(w, RC_AFTER_QUARTERS));
 	/* A writer pass measures no loss: no timeline either. */
 	struct rc_tl *tl = run->writers ? NULL : st->tl;
 
@@ -397,18 +399,18 @@ bool rc_run_strategy(struct rc_state *st, struct rc_run *run,
 	pf_expect(RC_COLD_BASE, rc_cold_va(st->cfg.cold_pages), PF_SKIP, NULL);
 	rc_workers_start(st);
 	if (!run->writers)
-		warm_up(st, rc_quarters(st->cfg.base_us, RC_WARM_QUARTERS));
+		warm_up(st, rc_quarters(w, RC_WARM_QUARTERS));
 	/* let them all get going */
-	udelay(rc_quarters(st->cfg.base_us, RC_SETTLE_QUARTERS));
+	udelay(rc_quarters(w, RC_SETTLE_QUARTERS));
 	if (tl) { /* the baseline in bins, and its snapshots */
-		t1 = rc_tl_before(tl, st, base);
+		t1 = rc_tl_before(tl, st, before);
 		t0 = tl->t_begin;
 	} else {
 		rc_workers_snapshot(st, 0);
 		t0 = rdtsc_ordered();
 		/* The baseline, for the loss: a writer pass measures none. */
 		if (!run->writers)
-			udelay(st->cfg.base_us);
+			udelay(rc_quarters(w, RC_BASE_QUARTERS));
 		rc_workers_snapshot(st, 1);
 		t1 = rdtsc_ordered();
 	}
@@ -417,7 +419,7 @@ bool rc_run_strategy(struct rc_state *st, struct rc_run *run,
 	page_out(st, run, samples, tl);
 	t2 = rdtsc_ordered();
 	if (tl) /* the end's snapshot, then the window after */
-		rc_tl_after(tl, st, t2, run->count.pages, base);
+		rc_tl_after(tl, st, t2, run->count.pages, after);
 	else
 		rc_workers_snapshot(st, 2);
 	run->count.icr = apic_icr_writes[0] - icr0;
